@@ -147,6 +147,23 @@ def test_a_short_whole_stance_is_no_fragment(sentence):
 
 
 @pytest.mark.parametrize("sentence", [
+    "所有依赖统一用pnpm安装，不要用npm。",
+    "依存関係はすべてpnpmで入れる。",
+    "数据库迁移必须先在预发布环境运行",
+])
+def test_a_whole_sentence_in_a_script_without_spaces_is_no_fragment(sentence):
+    """Chinese and Japanese put no space between words: a whole sentence there is one
+    "word" to ``str.split``, and the English verb list never finds its verb."""
+    assert not fragment(sentence)
+    assert not_standing(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", ["缓存层", "数据库迁移", "キャッシュ"])
+def test_a_scrap_in_a_script_without_spaces_is_still_a_fragment(sentence):
+    assert fragment(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
     "`load_settings()` reads the config file twice on startup",
     "Currently the handler retries three times before giving up",
     "The `sync_worker` function iterates over every tenant on each tick",

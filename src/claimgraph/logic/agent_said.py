@@ -139,6 +139,8 @@ _CUT = lazy_regex(r"(?:\b(?:and|or|but|the|a|an|to|of|with|for|by|in|on|at|from|
                   r"as|via|into|than|because|e\.g\.|i\.e\.)|[,;:(/–—-]|\.\.\.|…)\s*$",
                   re.IGNORECASE)
 _TABLE_CELL = lazy_regex(r"\|")
+#: Han and kana: scripts written without spaces between words (``_word_count``).
+_UNSPACED = lazy_regex("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 #: A label and a bare list after it: "Public standards: A, B, C, D".
 _LABEL_LIST = lazy_regex(r"^(?P<label>[^:]{1,60}):\s+(?P<items>[^:]+)$")
 _FINITE = lazy_regex(r"\b(?:is|are|was|were|be|has|have|had|must|should|will|can|do|does|"
@@ -188,7 +190,7 @@ def fragment(text: str, min_words: int = MIN_WORDS) -> bool:
     stripped = text.strip()
     if _CUT.search(stripped):
         return True
-    if len(stripped.split()) < min_words and not _FINITE.search(_QUOTED.sub(" ", stripped)):
+    if _word_count(stripped) < min_words and not _FINITE.search(_QUOTED.sub(" ", stripped)):
         return True  # short and without a verb: a label ("Installs use `pnpm`" has one)
     if stripped.count("`") % 2 or stripped.count("(") != stripped.count(")") \
             or stripped.count("[") != stripped.count("]") \
@@ -196,6 +198,14 @@ def fragment(text: str, min_words: int = MIN_WORDS) -> bool:
         return True
     plain = _QUOTED.sub(" x ", stripped)
     return bool(_TABLE_CELL.search(plain)) or _title_case(plain) or _bare_list(plain)
+
+
+def _word_count(text: str) -> int:
+    """Words in a sentence: the spaced ones, and in a script written without spaces (Chinese,
+    Japanese) one for every two of its characters; to ``str.split`` a whole sentence there
+    is a single word, so every one would be a scrap."""
+    spaced = _UNSPACED.sub(" ", text).split()
+    return len(spaced) + sum(len(run) // 2 for run in _UNSPACED.findall(text))
 
 
 def _title_case(plain: str) -> bool:
