@@ -58,6 +58,29 @@ def test_a_rule_under_a_condition_or_a_spec_is_not_a_guess(sentence):
 
 
 @pytest.mark.parametrize("sentence", [
+    "Chose Redis over Postgres because polling would add a second of latency",
+    "Use a write-ahead log instead of rewriting the file, since a crash could corrupt it",
+    "Keep the parser pure: a clock inside it would make tests flaky",
+    "Never retry a POST, as it could charge the card twice",
+])
+def test_a_modal_in_the_reason_for_a_rule_or_a_choice_is_its_rationale(sentence):
+    """"because polling would add latency" says why the other way was refused: the rule or
+    the choice before it is said as settled."""
+    assert not speculative(sentence)
+    assert not_standing(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "The deploy fails on arm64 because the runner image could be stale",
+    "Redis would be faster, since polling adds a second of latency",
+    "Maybe use Redis: polling would add latency",
+    "Update: the cache could be stale after a deploy",
+])
+def test_a_modal_in_a_reason_leaves_a_guess_a_guess(sentence):
+    assert not_standing(sentence) == SPECULATIVE
+
+
+@pytest.mark.parametrize("sentence", [
     "Should the config loader fall back to environment variables?",
     "Is the nightly job still needed after the move to tags?",
 ])

@@ -90,6 +90,10 @@ _OUTCOME = lazy_regex(r"\b(?:works?|pass(?:es)?|fails?|breaks?|succeeds?|fix(?:e
 _RULE_WORD = lazy_regex(r"\b(?:must|always|never|shall|should|required?|don'?t|do\s+not|"
                         r"make\s+sure|ensure|avoid|prefer|only|need\s+to|has\s+to|have\s+to)\b",
                         re.IGNORECASE)
+#: Where the reason for what a sentence says begins: a causal word, a comma's "as", a colon
+#: or a dash ("…, since a crash could corrupt it", "Keep it pure: a clock would …").
+_REASON = lazy_regex(r"\b(?:because|since|otherwise|or\s+else|given\s+that)\b|,\s*as\b|"
+                     r"[:;—–]|\s-\s", re.IGNORECASE)
 #: A clause that opens with a verb in its base form: an instruction.
 _IMPERATIVE = lazy_regex(
     r"^\W*(?:use|run|set|add|keep|pin|call|pass|install|enable|disable|restart|rebuild|"
@@ -155,13 +159,25 @@ def speculative(text: str) -> bool:
     """The sentence guesses or leaves the matter open (module docstring): a modal of
     possibility, a hope, an alternative between states, or a statement under a condition."""
     plain = _QUOTED.sub(" ", text)
-    if _POSSIBLE.search(plain) or _EITHER.search(plain):
+    if _EITHER.search(plain) or _POSSIBLE.search(plain) and not _rationale_only(plain):
         return True
     if _OR_CLAUSE.search(plain) and not _directs(plain) and not _CHOICE.search(plain):
         return True
     return bool(_CONDITION.search(plain)) and not _directs(plain) \
         and not _CHOICE.search(plain) and bool(
         _UNKNOWN_STATE.search(plain) or _OUTCOME.search(plain))
+
+
+def _rationale_only(plain: str) -> bool:
+    """The modal stands only in the reason given for a rule or a choice ("chose Redis because
+    polling would add latency", "never retry a POST, as it could charge twice"): what would
+    happen the other way is why the matter is settled, not a doubt about it."""
+    found = _REASON.search(plain)
+    if found is None:
+        return False
+    head = plain[:found.start()]  # a clause of its own, not a label ("Update: it could …")
+    return len(head.split()) >= MIN_ROLE_WORDS and not _POSSIBLE.search(head) and (
+        _directs(head) or bool(_CHOICE.search(head)))
 
 
 def _directs(plain: str) -> bool:
