@@ -108,6 +108,17 @@ def test_one_of_several_proposals_is_offered_not_chosen(sentence):
 
 
 @pytest.mark.parametrize("sentence", [
+    "You can only deploy from the main branch",
+    "We can never ship a release without a changelog entry",
+    "You can no longer push to `main` directly",
+])
+def test_can_with_a_limit_after_it_is_a_rule_not_an_offer(sentence):
+    """"you can only …", "we can never …": what is allowed, said as settled."""
+    assert not offered(sentence)
+    assert not_standing(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
     "The dialog reads the buffer directly so you can preview before saving",
     "Options are read from `pyproject.toml` before the environment",
     "We cannot ship the old wire format to new clients",

@@ -110,7 +110,7 @@ _PROPOSAL = lazy_regex(
     r"(?:option|alternative|approach|way|idea|possibility|choice)\b|\balternatively\b|"
     r"^\W*consider(?:ing)?\b|\bworth\s+(?:considering|trying|exploring|a\s+try)\b|"
     r"(?<!\bso\s)(?<!\bthat\s)\b(?:we|you)\s+(?:can|could)\s+(?:also\s+|either\s+)?"
-    r"(?!not\b|n't\b)\w+",
+    r"(?!not\b|n't\b|only\b|never\b|no\s+longer\b)\w+",  # "you can only …": a rule
     re.IGNORECASE)
 #: The agent narrating its own turn: "Let me …", "I'll now …", "Next I will …".
 _OWN_TURN = lazy_regex(
