@@ -75,6 +75,7 @@ def test_a_modal_in_the_reason_for_a_rule_or_a_choice_is_its_rationale(sentence)
     "Redis would be faster, since polling adds a second of latency",
     "Maybe use Redis: polling would add latency",
     "Update: the cache could be stale after a deploy",
+    "Chosen approach for caching: Redis could work here",
 ])
 def test_a_modal_in_a_reason_leaves_a_guess_a_guess(sentence):
     assert not_standing(sentence) == SPECULATIVE

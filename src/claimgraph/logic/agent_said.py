@@ -176,8 +176,11 @@ def _rationale_only(plain: str) -> bool:
     if found is None:
         return False
     head = plain[:found.start()]  # a clause of its own, not a label ("Update: it could …")
-    return len(head.split()) >= MIN_ROLE_WORDS and not _POSSIBLE.search(head) and (
-        _directs(head) or bool(_CHOICE.search(head)))
+    if len(head.split()) < MIN_ROLE_WORDS or _POSSIBLE.search(head):
+        return False
+    # before a colon, a choice word may be a label's ("Chosen approach: Redis could work")
+    labelled = found.group() == ":"
+    return _directs(head) or (not labelled and bool(_CHOICE.search(head)))
 
 
 def _directs(plain: str) -> bool:
