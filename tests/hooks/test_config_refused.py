@@ -266,3 +266,16 @@ def test_a_refused_value_is_never_repeated_and_a_person_does_not_wait_for_the_le
     log = Path(f"{hooks.db}.curate.log").read_text()
     assert "half_life_days" in log and str(path) in log and PASTED not in log
     assert PASTED not in json.dumps(stamped(hooks))
+
+
+@pytest.mark.parametrize(("detached", "waits"), [(True, True), (False, False)])
+def test_only_a_detached_curate_waits_for_the_lease_to_stamp_a_refusal(detached, waits):
+    """The test above cannot tell "did not wait" from "waited, then gave up" (no stamp either
+    way): who waits is asked here, of a process started as the hook starts the curator (the
+    leader of a session of its own) and of one started as a person's shell starts it."""
+    from claimgraph import lease
+
+    code = ("from claimgraph.curator.refusal import lease_wait_ms; print(lease_wait_ms())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
+                          check=True, start_new_session=detached, stdin=subprocess.DEVNULL)
+    assert int(done.stdout) == (lease.DEFAULT_WAIT_MS if waits else 0)

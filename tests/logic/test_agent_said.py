@@ -58,6 +58,30 @@ def test_a_rule_under_a_condition_or_a_spec_is_not_a_guess(sentence):
 
 
 @pytest.mark.parametrize("sentence", [
+    "Chose Redis over Postgres because polling would add a second of latency",
+    "Use a write-ahead log instead of rewriting the file, since a crash could corrupt it",
+    "Keep the parser pure: a clock inside it would make tests flaky",
+    "Never retry a POST, as it could charge the card twice",
+])
+def test_a_modal_in_the_reason_for_a_rule_or_a_choice_is_its_rationale(sentence):
+    """"because polling would add latency" says why the other way was refused: the rule or
+    the choice before it is said as settled."""
+    assert not speculative(sentence)
+    assert not_standing(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "The deploy fails on arm64 because the runner image could be stale",
+    "Redis would be faster, since polling adds a second of latency",
+    "Maybe use Redis: polling would add latency",
+    "Update: the cache could be stale after a deploy",
+    "Chosen approach for caching: Redis could work here",
+])
+def test_a_modal_in_a_reason_leaves_a_guess_a_guess(sentence):
+    assert not_standing(sentence) == SPECULATIVE
+
+
+@pytest.mark.parametrize("sentence", [
     "Should the config loader fall back to environment variables?",
     "Is the nightly job still needed after the move to tags?",
 ])
@@ -82,6 +106,17 @@ def test_a_question_mark_in_code_or_a_quotation_is_not_a_question():
 def test_one_of_several_proposals_is_offered_not_chosen(sentence):
     assert offered(sentence)
     assert not_standing(sentence) == OFFERED
+
+
+@pytest.mark.parametrize("sentence", [
+    "You can only deploy from the main branch",
+    "We can never ship a release without a changelog entry",
+    "You can no longer push to `main` directly",
+])
+def test_can_with_a_limit_after_it_is_a_rule_not_an_offer(sentence):
+    """"you can only …", "we can never …": what is allowed, said as settled."""
+    assert not offered(sentence)
+    assert not_standing(sentence) is None
 
 
 @pytest.mark.parametrize("sentence", [
@@ -144,6 +179,23 @@ def test_a_fragment_is_no_claim(sentence):
 def test_a_short_whole_stance_is_no_fragment(sentence):
     assert not fragment(sentence)
     assert not_standing(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "所有依赖统一用pnpm安装，不要用npm。",
+    "依存関係はすべてpnpmで入れる。",
+    "数据库迁移必须先在预发布环境运行",
+])
+def test_a_whole_sentence_in_a_script_without_spaces_is_no_fragment(sentence):
+    """Chinese and Japanese put no space between words: a whole sentence there is one
+    "word" to ``str.split``, and the English verb list never finds its verb."""
+    assert not fragment(sentence)
+    assert not_standing(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", ["缓存层", "数据库迁移", "キャッシュ"])
+def test_a_scrap_in_a_script_without_spaces_is_still_a_fragment(sentence):
+    assert fragment(sentence)
 
 
 @pytest.mark.parametrize("sentence", [

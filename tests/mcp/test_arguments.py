@@ -124,3 +124,10 @@ def test_tool_arguments_are_those_of_the_reference():
         "object_scope", "object_kind", "class", "scope", "confidence", "source_type", "episode",
         "on_conflict", "valid_from", "valid_until"]
     assert args["memory_forget"] == ["fact_id", "reason"]
+
+
+def test_recalls_description_names_the_field_that_says_how_each_fact_was_learned():
+    """The agent reads a tool's description before its answers: ``learned`` is how it weighs
+    a fact, as the context block's reader weighs the tier word."""
+    recall = next(tool for tool in TOOLS if tool.name == "memory_recall")
+    assert "learned" in recall.description

@@ -90,6 +90,10 @@ _OUTCOME = lazy_regex(r"\b(?:works?|pass(?:es)?|fails?|breaks?|succeeds?|fix(?:e
 _RULE_WORD = lazy_regex(r"\b(?:must|always|never|shall|should|required?|don'?t|do\s+not|"
                         r"make\s+sure|ensure|avoid|prefer|only|need\s+to|has\s+to|have\s+to)\b",
                         re.IGNORECASE)
+#: Where the reason for what a sentence says begins: a causal word, a comma's "as", a colon
+#: or a dash ("…, since a crash could corrupt it", "Keep it pure: a clock would …").
+_REASON = lazy_regex(r"\b(?:because|since|otherwise|or\s+else|given\s+that)\b|,\s*as\b|"
+                     r"[:;—–]|\s-\s", re.IGNORECASE)
 #: A clause that opens with a verb in its base form: an instruction.
 _IMPERATIVE = lazy_regex(
     r"^\W*(?:use|run|set|add|keep|pin|call|pass|install|enable|disable|restart|rebuild|"
@@ -106,7 +110,7 @@ _PROPOSAL = lazy_regex(
     r"(?:option|alternative|approach|way|idea|possibility|choice)\b|\balternatively\b|"
     r"^\W*consider(?:ing)?\b|\bworth\s+(?:considering|trying|exploring|a\s+try)\b|"
     r"(?<!\bso\s)(?<!\bthat\s)\b(?:we|you)\s+(?:can|could)\s+(?:also\s+|either\s+)?"
-    r"(?!not\b|n't\b)\w+",
+    r"(?!not\b|n't\b|only\b|never\b|no\s+longer\b)\w+",  # "you can only …": a rule
     re.IGNORECASE)
 #: The agent narrating its own turn: "Let me …", "I'll now …", "Next I will …".
 _OWN_TURN = lazy_regex(
@@ -139,6 +143,8 @@ _CUT = lazy_regex(r"(?:\b(?:and|or|but|the|a|an|to|of|with|for|by|in|on|at|from|
                   r"as|via|into|than|because|e\.g\.|i\.e\.)|[,;:(/–—-]|\.\.\.|…)\s*$",
                   re.IGNORECASE)
 _TABLE_CELL = lazy_regex(r"\|")
+#: Han and kana: scripts written without spaces between words (``_word_count``).
+_UNSPACED = lazy_regex("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 #: A label and a bare list after it: "Public standards: A, B, C, D".
 _LABEL_LIST = lazy_regex(r"^(?P<label>[^:]{1,60}):\s+(?P<items>[^:]+)$")
 _FINITE = lazy_regex(r"\b(?:is|are|was|were|be|has|have|had|must|should|will|can|do|does|"
@@ -153,13 +159,28 @@ def speculative(text: str) -> bool:
     """The sentence guesses or leaves the matter open (module docstring): a modal of
     possibility, a hope, an alternative between states, or a statement under a condition."""
     plain = _QUOTED.sub(" ", text)
-    if _POSSIBLE.search(plain) or _EITHER.search(plain):
+    if _EITHER.search(plain) or _POSSIBLE.search(plain) and not _rationale_only(plain):
         return True
     if _OR_CLAUSE.search(plain) and not _directs(plain) and not _CHOICE.search(plain):
         return True
     return bool(_CONDITION.search(plain)) and not _directs(plain) \
         and not _CHOICE.search(plain) and bool(
         _UNKNOWN_STATE.search(plain) or _OUTCOME.search(plain))
+
+
+def _rationale_only(plain: str) -> bool:
+    """The modal stands only in the reason given for a rule or a choice ("chose Redis because
+    polling would add latency", "never retry a POST, as it could charge twice"): what would
+    happen the other way is why the matter is settled, not a doubt about it."""
+    found = _REASON.search(plain)
+    if found is None:
+        return False
+    head = plain[:found.start()]  # a clause of its own, not a label ("Update: it could …")
+    if len(head.split()) < MIN_ROLE_WORDS or _POSSIBLE.search(head):
+        return False
+    # before a colon, a choice word may be a label's ("Chosen approach: Redis could work")
+    labelled = found.group() == ":"
+    return _directs(head) or (not labelled and bool(_CHOICE.search(head)))
 
 
 def _directs(plain: str) -> bool:
@@ -188,7 +209,7 @@ def fragment(text: str, min_words: int = MIN_WORDS) -> bool:
     stripped = text.strip()
     if _CUT.search(stripped):
         return True
-    if len(stripped.split()) < min_words and not _FINITE.search(_QUOTED.sub(" ", stripped)):
+    if _word_count(stripped) < min_words and not _FINITE.search(_QUOTED.sub(" ", stripped)):
         return True  # short and without a verb: a label ("Installs use `pnpm`" has one)
     if stripped.count("`") % 2 or stripped.count("(") != stripped.count(")") \
             or stripped.count("[") != stripped.count("]") \
@@ -196,6 +217,14 @@ def fragment(text: str, min_words: int = MIN_WORDS) -> bool:
         return True
     plain = _QUOTED.sub(" x ", stripped)
     return bool(_TABLE_CELL.search(plain)) or _title_case(plain) or _bare_list(plain)
+
+
+def _word_count(text: str) -> int:
+    """Words in a sentence: the spaced ones, and in a script written without spaces (Chinese,
+    Japanese) one for every two of its characters; to ``str.split`` a whole sentence there
+    is a single word, so every one would be a scrap."""
+    spaced = _UNSPACED.sub(" ", text).split()
+    return len(spaced) + sum(len(run) // 2 for run in _UNSPACED.findall(text))
 
 
 def _title_case(plain: str) -> bool:

@@ -41,7 +41,9 @@ RECALL_DOC = (
     "Recall what memory holds about a topic when memory_search finds too little: it escalates "
     "from facts to summaries of earlier sessions, then to the raw transcript lines of those "
     "sessions that mention the words. Use it for 'did we ever discuss/try X?' questions. "
-    f"Returns the tier that answered (facts, episodes, evidence or nothing). {SCOPE_NOTE}")
+    "Returns the tier that answered (facts, episodes, evidence or nothing); each fact says in "
+    "'learned' how it was: 'you said' (the user's words), 'seen', the file it cites, or "
+    f"'agent's note' (an earlier agent's words, weigh them lower). {SCOPE_NOTE}")
 RECALL = (QUERY, Arg("min_hits", "integer", "escalate past facts when fewer than this many are "
                      "found (default 1)", minimum=1), LIMIT)
 

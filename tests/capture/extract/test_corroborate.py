@@ -132,6 +132,18 @@ def test_a_reviewers_guard_drops_a_note_even_when_the_session_wrote_what_it_name
     assert unsupported(_note(claim), 5, WROTE) == why
 
 
+@pytest.mark.parametrize("source_type", ["user-assertion", "session-log", "code"])
+@pytest.mark.parametrize("claim", [
+    "`parse()` could return a `ParseError` when the input is empty",
+    "Should `parse()` return a `ParseError`?", "Let me make `parse()` return a `ParseError`",
+    "`parse()` returns a `ParseError` on", "所有依赖统一用pnpm", "Nur pnpm",
+])
+def test_the_reviewers_guards_never_judge_what_is_not_the_agents_note(claim, source_type):
+    """The guards read the agent's words only: a person's own words, however short, unsure
+    or in whatever language, and what a tool or the code showed, are never dropped here."""
+    assert unsupported(_note(claim, source_type=source_type), 5, WROTE) is None
+
+
 def test_a_stance_whose_object_is_a_name_is_not_read_as_a_sentence():
     """"decided against `parse()`" holds a name, not a sentence: no guard reads it."""
     against = _note("`parse()`", predicate="core/decided-against")

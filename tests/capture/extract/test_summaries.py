@@ -480,6 +480,29 @@ def test_a_lead_in_to_possibilities_or_one_side_of_a_comparison_lists_no_decisio
     assert list(claims(text)) == []
 
 
+@pytest.mark.parametrize("heading", [
+    "### Key design choices in this strategy:", "**Design choices:**", "### Choices made",
+    "### Key choices",
+])
+def test_a_heading_naming_the_choices_made_lists_decisions(heading):
+    """"Choices" announces possibilities only when nothing says they were made: a heading of
+    design choices, key choices or choices made reports what was picked, as "Design
+    decisions" does (the lead-in rule once dropped every such section)."""
+    text = (f"{heading}\n"
+            "- The cache key must carry the schema version so old entries never match\n"
+            "- Used a write-ahead log instead of rewriting the whole file\n")
+    assert [c.predicate for c in claims(text)] == ["x/decided", "x/decided"]
+
+
+@pytest.mark.parametrize("lead_in", ["Choices for the cache layer:", "Two choices here:",
+                                     "### Possible choices"])
+def test_a_heading_offering_choices_lists_no_decisions(lead_in):
+    text = (f"{lead_in}\n"
+            "- The cache key must carry the schema version so old entries never match\n"
+            "- Used a write-ahead log instead of rewriting the whole file\n")
+    assert list(claims(text)) == []
+
+
 def test_a_decision_section_keeps_what_is_settled_and_drops_what_a_reviewer_would_doubt():
     """Every bullet below names only what the session wrote and left (so the record bears
     each out); the reviewer's guards (``logic.agent_said``) still drop those said as a guess,

@@ -92,7 +92,9 @@ _SECTIONS = (
     (None, lazy_regex(r"trade-?offs?|\bpros\b|\bcons\b|alternative|considered|\bvs\.?\b|"
                       r"versus|compar|candidates|possible|approaches|"
                       # a lead-in to possibilities: "Two ways to fix this", "We could"
-                      r"\bways?\b|\bcould\b|\beither\b|\bideas\b|\bchoices\b", re.I)),
+                      # ("Key design choices", "Choices made" report what was picked)
+                      r"\bways?\b|\bcould\b|\beither\b|\bideas\b|"
+                      r"(?<!design\s)(?<!key\s)\bchoices\b(?!\s+made)", re.I)),
     (LESSON, lazy_regex(r"error|issue|problem|fix|gotcha|pitfall|lesson|bug", re.I)),
     (DECIDED, lazy_regex(r"decision|adaptation|approach|design|chose|choice|"
                          r"rationale", re.I)),
