@@ -318,6 +318,36 @@ def test_a_ci_failure_is_proved_fixed_only_by_ci_passing():
     assert len(_found(loop(ci_after=True))) == 1
 
 
+def _ci_then_local(ci_command: str, ci_output: str, local: str, local_output: str) -> Session:
+    """CI failed (``ci_command`` showed it), the code changed, a local check passed, then
+    the commit; nothing went up."""
+    session = Session()
+    session.bash(ci_command, output=ci_output)
+    session.edit(f"{ROOT}/site/cache.py", "key = f'pages-{version}'",
+                 "key = f'pages-{version}-{locale}'")
+    session.bash(local, output=local_output)
+    _commit(session)
+    return session
+
+
+def test_ci_failing_without_naming_its_check_is_answered_by_the_local_check_after_the_change():
+    """A listing says only that CI failed, not which check: the local check run after the
+    change is the proof an engineer has before pushing (a later CI failure would refute)."""
+    listing = ("completed\tfailure\tfix: cache key\tCI\tfix/cache\tpush\t42\t1m\t"
+               "2026-01-01T00:00:00Z\n##[error]cache miss: key pages-v3")
+    assert len(_found(_ci_then_local("gh run list --limit 3", listing, "pytest -q",
+                                     "12 passed in 0.4s"))) == 1
+
+
+def test_ci_failing_a_named_check_is_answered_locally_only_by_that_kind():
+    """CI's build job failed: a local build passing answers it, a local test run does not."""
+    failed = "X fix/cache CI · 42\nJOBS\nX build in 1m\n##[error]cache miss: key pages-v3"
+    assert len(_found(_ci_then_local("gh run view 42", failed, "npm run build",
+                                     "built in 2.1s"))) == 1
+    assert _found(_ci_then_local("gh run view 42", failed, "pytest -q",
+                                 "12 passed in 0.4s")) == []
+
+
 def _elsewhere(commit_line: str, *, before: str | None = None) -> Session:
     """``_local``'s loop, its fix committed by ``commit_line`` (after ``before``)."""
     session = Session()

@@ -62,6 +62,10 @@ _CI = frozenset({"ci"})
 #: checks``), ``✓ unit tests in 1m2s`` (a job of ``gh run view`` / ``watch``).
 _CI_CHECK_NAME = lazy_regex(r"^(?:(?P<check>[^\t\n]+)\tpass\t|✓ (?P<job>.+?) in \d)",
                             re.MULTILINE)
+#: A CI check's name in what gh printed for it failing: ``lint<TAB>fail<TAB>…``, ``X build
+#: in 1m`` (a failed job of ``gh run view``).
+_CI_FAILED_NAME = lazy_regex(r"^(?:(?P<check>[^\t\n]+)\tfail\t|[X✗] (?P<job>.+?) in \d)",
+                             re.MULTILINE)
 #: Words a CI check's name uses for a kind that no runner's name says.
 _CI_WORDS = {"test": "test", "tests": "test", "testing": "test", "lint": "lint",
              "linting": "lint", "linter": "lint", "typecheck": "lint", "types": "lint",
@@ -343,7 +347,7 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
         since.open |= kinds
         since.passed, since.changed = None, False
     elif outcome == OK and since.failure is not None and since.changed:
-        since.open -= kinds  # a pass answers the failures of its own kinds only
+        since.open = set(_unanswered(since.open, kinds))  # a pass answers its own kinds only
         if not since.open:
             since.passed, since.proof = call, kinds
     elif since.failure is not None and file_ops(view, call):
@@ -355,7 +359,7 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
         if fix.passed is None and not fix.refuted and (fix.pushed or not ci):
             if outcome != OK:
                 fix.refuted = True  # the first check after the fix failed
-            elif fix.needs <= kinds:
+            elif not _unanswered(fix.needs, kinds):
                 fix.passed, fix.proof = call, kinds
 
 
@@ -366,10 +370,10 @@ def _outcome(view: SessionView, order: int, call: Event, command: str,
     finished); ``_LISTED`` for a CI listing showing a failed run; else None. A CI run is of
     kind ``ci``; one that passed as a whole also counts as the kinds its checks' names say."""
     if command and _CI_LIST.search(command):
-        return (_LISTED, _CI) if _CI_FAILED.search(output) else None
+        return (_LISTED, _CI) if _CI_FAILED.search(output) else None  # of no named check
     if command and _CI_ONE.search(command):
         if _CI_FAILED.search(output):
-            return FAILED, _CI
+            return FAILED, _CI | _ci_kinds(output, _CI_FAILED_NAME)
         if _CI_RUNNING.search(output):
             return None
         return (OK, _CI | _ci_kinds(output)) if _CI_PASSED.search(output) else None
@@ -411,11 +415,25 @@ def _check_kind(inv: Invocation) -> str | None:
     return found[0] if found is not None and found[0] in _CHECKS else None
 
 
-def _ci_kinds(output: str) -> frozenset[str]:
-    """The kinds of check a CI run's passed checks are named for ("lint", "unit tests",
-    "mypy"), each name's words read through the one vocabulary."""
+def _unanswered(needs: frozenset[str] | set[str], kinds: frozenset[str]) -> frozenset[str]:
+    """The kinds of failure a pass of ``kinds`` leaves open. A pass answers the failures of
+    its own kinds. CI's failure (``ci``) is answered by CI passing, or by a local check
+    passing once no kind CI's failed checks were named for stays open: CI that failed
+    without saying which check (a failed run in a list) is answered by the local check run
+    after the change, as an engineer would before pushing (a later CI failure refutes it);
+    CI's failed build is answered only by a build."""
+    left = frozenset(needs) - kinds
+    if left == _CI and kinds & _CHECKS:
+        return frozenset()
+    return left
+
+
+def _ci_kinds(output: str, names: Any = _CI_CHECK_NAME) -> frozenset[str]:
+    """The kinds of check a CI run's passed (or, with ``_CI_FAILED_NAME``, failed) checks
+    are named for ("lint", "unit tests", "mypy"), each name's words read through the one
+    vocabulary."""
     kinds: set[str] = set()
-    for match in _CI_CHECK_NAME.finditer(output):
+    for match in names.finditer(output):
         name = match["check"] or match["job"] or ""
         for word in re.findall(r"[a-z][a-z0-9-]*", name.lower()):
             kind = _CI_WORDS.get(word) or _check_kind_of_word(word)
