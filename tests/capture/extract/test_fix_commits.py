@@ -275,6 +275,24 @@ def test_a_pass_of_another_kind_proves_no_fix_of_a_failed_check():
     assert _found(_lint_loop("pytest -q", after_commit=True, output="12 passed in 0.4s")) == []
 
 
+def test_a_lint_failure_left_open_does_not_unprove_the_tests_fix():
+    """The tests failed, the code changed, the linter failed on something else, the tests
+    passed: the fix of the tests is proved (the lint error is not what it answered); a
+    lint failure alone is still answered only by lint."""
+    session = Session()
+    session.bash("pytest -q tests/test_export.py", error=True,
+                 output="FAILED tests/test_export.py::test_rows - flush_rows was never called")
+    session.edit(f"{ROOT}/export.py", "write(rows)", "flush_rows(); write(rows)")
+    session.bash("ruff check .", error=True,
+                 output="cli.py:9:1: E501 Line too long (120 > 100)\nFound 1 error.")
+    session.edit(f"{ROOT}/export.py", "flush_rows(); write(rows)", "flush_rows()\nwrite(rows)")
+    session.bash("pytest -q tests/test_export.py", output="4 passed in 0.3s")
+    _commit(session, "fix(export): flush rows before writing\n\nThe export wrote the file "
+            "before `flush_rows` ran, so the last batch was never written.")
+    assert len(_found(session)) == 1
+    assert _found(_lint_loop("pytest -q", output="12 passed in 0.4s")) == []
+
+
 def test_a_pass_of_the_same_kind_or_a_chain_holding_it_proves_the_fix():
     for proof, output in (("ruff check .", "All checks passed!"),
                           ("ruff check . && pytest -q", "All checks passed!\n12 passed"),

@@ -116,10 +116,8 @@ class _Fix:
     commit: Event
     hash: str
     failure: Event
-    #: The kinds of check (``_kinds``) a pass must include to prove the fix: those of the
-    #: failures it answers (empty: only the person's word failed; any check proves it).
-    needs: frozenset[str] = frozenset()
-    #: Each failure seen since the previous commit, with its kinds.
+    #: Each failure seen since the previous commit, with its kinds: a pass proves the fix
+    #: when it answers one of them (``_answers_one``).
     failures: list[tuple[Event, frozenset[str]]] = field(default_factory=list)
     passed: Event | None = None
     #: The kinds of check the proving pass ran and passed.
@@ -138,10 +136,8 @@ class _Since:
     failure: Event | None = None
     #: Each failure seen, with its kinds of check, in order (the person's word: no kind).
     failures: list[tuple[Event, frozenset[str]]] = field(default_factory=list)
-    #: The kinds of the failures no later pass of the same kind answered yet.
-    open: set[str] = field(default_factory=set)
-    #: The last check that passed after the latest failing one, answering every failure
-    #: still open: the fix, proved before it was committed.
+    #: The last check that passed after the latest failing one, answering one of the
+    #: failures seen (a pass of its kind): the fix, proved before it was committed.
     passed: Event | None = None
     proof: frozenset[str] = frozenset()
     #: A file was changed since the latest failure: a pass before that tests no fix.
@@ -317,7 +313,7 @@ def _stated(made: tuple[str, str], call: Event, since: _Since) -> _Fix | None:
     if not any(name in seen for name in _names(cause) for seen in since.seen):
         return None
     return _Fix(what, cause, call, made[1][:7], since.failure, failures=list(since.failures),
-                needs=frozenset(since.open), passed=since.passed, proof=since.proof)
+                passed=since.passed, proof=since.proof)
 
 
 def _names(cause: str) -> set[str]:
@@ -344,11 +340,9 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
     if outcome in (FAILED, _LISTED):
         since.failure = since.failure or call
         since.failures.append((call, kinds))
-        since.open |= kinds
         since.passed, since.changed = None, False
     elif outcome == OK and since.failure is not None and since.changed:
-        since.open = set(_unanswered(since.open, kinds))  # a pass answers its own kinds only
-        if not since.open:
+        if _answers_one(since.failures, kinds):  # a pass answers its own kinds only
             since.passed, since.proof = call, kinds
     elif since.failure is not None and file_ops(view, call):
         since.changed = True
@@ -359,7 +353,7 @@ def _checked(view: SessionView, order: int, call: Event, since: _Since,
         if fix.passed is None and not fix.refuted and (fix.pushed or not ci):
             if outcome != OK:
                 fix.refuted = True  # the first check after the fix failed
-            elif not _unanswered(fix.needs, kinds):
+            elif _answers_one(fix.failures, kinds):
                 fix.passed, fix.proof = call, kinds
 
 
@@ -415,7 +409,14 @@ def _check_kind(inv: Invocation) -> str | None:
     return found[0] if found is not None and found[0] in _CHECKS else None
 
 
-def _unanswered(needs: frozenset[str] | set[str], kinds: frozenset[str]) -> frozenset[str]:
+def _answers_one(failures: list[tuple[Event, frozenset[str]]], kinds: frozenset[str]) -> bool:
+    """A pass of ``kinds`` answers one of the failures seen: the one the fix is proved for.
+    A failure of another kind left open is not what this fix answered (a lint error met
+    while the tests were being fixed); the person's word (no kind) any check answers."""
+    return any(not _unanswered(failed, kinds) for _, failed in failures)
+
+
+def _unanswered(needs: frozenset[str], kinds: frozenset[str]) -> frozenset[str]:
     """The kinds of failure a pass of ``kinds`` leaves open. A pass answers the failures of
     its own kinds. CI's failure (``ci``) is answered by CI passing, or by a local check
     passing once no kind CI's failed checks were named for stays open: CI that failed
