@@ -384,6 +384,10 @@ def test_a_push_the_session_then_rewrote_is_not_told_as_pushed(tmp_path: Path):
      "No, not the Postgres from docker compose, the local one."),
     ("Always deploy the Helm charts to the staging cluster first.",
      "Stop using kubectl apply for the staging cluster."),
+    ("Always run the database migration before the integration tests.",
+     "Don't forget the database migration before the integration tests."),  # a reminder
+    ("Always run the database migration before the integration tests.",
+     "Do not forget about the database migration before the integration tests, please."),
 ])
 def test_a_later_word_on_something_else_leaves_the_stance(tmp_path: Path, earlier: str,
                                                           later: str):

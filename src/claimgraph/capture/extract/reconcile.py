@@ -73,6 +73,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.revision_cues import NOT_ASKED_NOT_TO
 
 from claimgraph.capture.extract.observed import with_observed
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -152,8 +153,10 @@ _RETIRED_BEFORE = (r"\b(?:replaced|removed|deleted|dropped|reverted|deprecated|r
 _RETIRED_AFTER = (r"\b(?:is|are|was|were|has been|have been|got|now)\s+(?:now\s+)?"
                   r"(?:removed|rejected|replaced|deleted|dropped|deprecated|gone|obsolete)\b")
 _INSTEAD_OF = r"\b(?:instead of|rather than)\b"
-#: What only the user's later words retire with: a request to replace or a refusal.
-_USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
+#: What only the user's later words retire with: a request to replace or a refusal -- not
+#: when asked not to ("don't forget the migration", "never drop the index": a reminder).
+_USER_RETIRES = (r"\b" + NOT_ASKED_NOT_TO
+                 + r"(?:replace|remove|delete|drop|revert|get rid of|stop using|"
                  r"forget(?: about)?|ditch|no more|"
                  r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require|want|need))\b")
 _ANY_RETIRING = lazy_regex(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
