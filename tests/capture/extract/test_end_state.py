@@ -452,3 +452,30 @@ def test_only_the_last_version_of_a_rewritten_instruction_file_counts(tmp_path: 
     objects = _objects(session, tmp_path)
     assert _holds("make test", objects)
     assert not _holds("dist/", objects) and not _holds("before committing", objects)
+
+
+@pytest.mark.parametrize("run, missing", [
+    ("make test", "make: *** No rule to make target 'fixtures/db.sql', needed by 'test'.  Stop."),
+    ("make test-unit", "make: *** No rule to make target 'test-unit'.  Stop."),
+    ("make test TESTS=tests/gone", "make: *** No rule to make target 'tests/gone'.  Stop."),
+])
+def test_a_missing_prerequisite_or_another_target_leaves_the_test_command(
+        tmp_path: Path, run: str, missing: str):
+    session = ClaudeSession()
+    session.user("Run the tests.")
+    session.bash("make test", "ok  shop/api  0.2s\nPASS\n12 passed")
+    session.bash(run, missing, error=True)
+    session.agent("OK.")
+    assert "make test" in _objects(session, tmp_path)
+
+
+def test_another_missing_target_leaves_the_build_command(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Build it.")
+        session.bash("make", "cc -o shop main.c\n")
+        if later:
+            session.bash("make lint", "make: *** No rule to make target 'lint'.  Stop.",
+                         error=True)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert "make" in before and "make" in after
