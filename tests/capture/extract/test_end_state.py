@@ -479,3 +479,34 @@ def test_another_missing_target_leaves_the_build_command(tmp_path: Path):
         session.agent("OK.")
     before, after = _before_and_after(build, tmp_path)
     assert "make" in before and "make" in after
+
+
+@pytest.mark.parametrize("add, remove", [
+    ("npm install lodash", "npm uninstall lodash -w packages/legacy"),  # another workspace
+    ("npm install lodash", "cd tools/legacy && npm uninstall lodash"),  # another folder
+    ("npm install lodash", "npm uninstall -g lodash"),  # the global install, not the project
+    ("pnpm add lodash", "pnpm remove --filter legacy lodash"),
+    ("cargo add serde", "cargo remove -p legacy serde"),
+    ("uv add requests", "pip uninstall -y requests"),  # the environment, not the manifest
+])
+def test_a_package_removed_somewhere_else_stays_a_dependency(tmp_path: Path, add: str,
+                                                            remove: str):
+    name = add.split()[-1]
+    session = ClaudeSession()
+    session.user(f"Add {name}.")
+    session.bash(add, f"added 1 package: {name}")
+    session.bash(remove, f"removed 1 package: {name}")
+    session.agent("OK.")
+    assert name in _objects(session, tmp_path)
+
+
+def test_a_package_installed_and_uninstalled_in_the_same_place_is_no_dependency(
+        tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Add requests.")
+        session.bash("cd api && pip install requests", "Successfully installed requests")
+        if later:
+            session.bash("cd api && pip uninstall -y requests", "Successfully uninstalled")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert "requests" in before and "requests" not in after

@@ -86,7 +86,8 @@ from claimgraph.capture.extract.corroborate import Record, read_outputs, unsuppo
 from claimgraph.capture.extract.no_longer_runs import command_of, stopped_running
 from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.overtaken import overtake, plan_texts
-from claimgraph.capture.extract.removed_packages import package_changes, removed_later
+from claimgraph.capture.extract.removed_packages import (
+    PackageChange, package_changes, removed_later)
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
@@ -227,8 +228,8 @@ class Later:
     reverted: list[tuple[int, str]] = field(default_factory=list)
     #: Lines of each ``git add`` / ``git commit`` that worked (what a revert brings back).
     snapshots: list[int] = field(default_factory=list)
-    #: (line, package, added) of each package a command that worked added or removed.
-    packages: list[tuple[int, str, bool]] = field(default_factory=list)
+    #: Each package a command that worked added or removed (``removed_packages``).
+    packages: list[PackageChange] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
