@@ -510,3 +510,23 @@ def test_a_package_installed_and_uninstalled_in_the_same_place_is_no_dependency(
         session.agent("OK.")
     before, after = _before_and_after(build, tmp_path)
     assert "requests" in before and "requests" not in after
+
+
+@pytest.mark.parametrize("elsewhere", [
+    ["edit", "tests/test_mailer.py", "from mailer import retry_later\n", ""],  # emptying edit
+    ["edit", "tests/test_mailer.py", "from mailer import retry_later\n",
+     "from mailer import send\n"],
+    ["sed -i 's/retry_later/later_retry/' tests/test_mailer.py"],
+])
+def test_a_name_taken_out_of_another_file_leaves_the_design_the_code_still_holds(
+        tmp_path: Path, elsewhere: list[str]):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.write("tests/test_mailer.py",
+                  "from mailer import retry_later\n\ndef test_send():\n    assert True\n")
+    if elsewhere[0] == "edit":
+        session.edit(*elsewhere[1:])
+    else:
+        session.bash(elsewhere[0])
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))
