@@ -384,6 +384,8 @@ def test_a_push_the_session_then_rewrote_is_not_told_as_pushed(tmp_path: Path):
      "No, not the Postgres from docker compose, the local one."),
     ("Always deploy the Helm charts to the staging cluster first.",
      "Stop using kubectl apply for the staging cluster."),
+    ("Always use Redis for the session cache.",  # "not X yet" and asked for in one breath
+     "Wait, the session cache is not Redis yet, set Redis up for it."),
     ("Always run the database migration before the integration tests.",
      "Don't forget the database migration before the integration tests."),  # a reminder
     ("Always run the database migration before the integration tests.",
