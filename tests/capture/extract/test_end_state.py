@@ -177,6 +177,19 @@ def test_an_agents_design_a_sed_substitution_took_out_is_dropped(tmp_path: Path)
     assert not _holds("retry_later", after)
 
 
+def test_a_sed_substitution_on_what_an_earlier_one_wrote_takes_the_design_out(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _mailer_decided(session)
+        session.bash("sed -i 's/invoice)$/invoice, 3)/' src/mailer.py")
+        if later:  # matches only the text the first substitution left
+            session.bash("sed -i 's/retry_later(smtp_send, invoice, 3)/smtp_send(invoice)/' "
+                         "src/mailer.py")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("retry_later", before)
+    assert not _holds("retry_later", after)
+
+
 def test_a_sed_substitution_elsewhere_leaves_the_design(tmp_path: Path):
     session = ClaudeSession()
     _mailer_decided(session)
