@@ -263,10 +263,11 @@ def digest(view: SessionView) -> Later:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
                     FileChange(look.call.line, look.how, look.replaced, look))
-    for path, line, old, new in [*emptying_edits(view), *substituted(view, files)]:
-        changes = files.setdefault(path, [])
-        changes.append(FileChange(line, "edit", old, new))
-        changes.sort(key=lambda known: known.line)
+    unseen = [*emptying_edits(view), *substituted(view, files)]
+    for path, line, old, new in unseen:
+        files.setdefault(path, []).append(FileChange(line, "edit", old, new))
+    for path in {path for path, *_ in unseen}:  # once per file: a sed may change every line
+        files[path].sort(key=lambda known: known.line)
     done = [(action.line, action.command) for action in of_kind(view, SHELL)
             if action.outcome == OK and action.command]
     done += [(change.line, change.new) for changes in files.values() for change in changes

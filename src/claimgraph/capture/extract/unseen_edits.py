@@ -7,9 +7,9 @@ change that took a rule or a named thing out of the project:
 - an edit that removes text and puts none in (its new text empty: "delete that line");
 - a plain ``sed -i 's/old/new/'`` / ``perl -pi -e`` substitution that worked
   (``shell_edited.shell_edits``, ``logic/sed_edit.py``), applied here to the file's text as
-  the session last saw it whole (a write or a read, carried through its edits): each line it
-  changes is an edit of that line. A substitution the record cannot read, or a file never
-  seen whole, adds nothing.
+  the session last saw it whole (a write or a read, carried through its edits and the
+  substitutions before it): each run of neighbouring lines it changes is one edit. A
+  substitution the record cannot read, or a file never seen whole, adds nothing.
 
 Each is given as (cited path, line, old text, new text). Pure reading of the in-memory
 session: no file is read, no clock asked.
@@ -53,9 +53,10 @@ def substituted(view: SessionView, files: Mapping[str, Sequence[Look]]) -> list[
     """(cited path, line, old, new) of each line a plain ``sed -i``/``perl -pi`` substitution that
     worked changed, read off the file's text as the session last saw it whole (a write or a
     read, carried through its edits and the substitutions before it): an edit no look shows,
-    but the change that took a named thing out. A substitution the record cannot read, or a
-    file never seen, adds nothing. Each file's looks are walked once, whatever the number of
-    substitutions (a long session may run hundreds on one file)."""
+    but the change that took a named thing out; neighbouring changed lines make one edit. A
+    substitution the record cannot read, or a file never seen, adds nothing. Each file's
+    looks are walked once, whatever the number of substitutions (a long session may run
+    hundreds on one file)."""
     by_path: dict[str, list[ShellEdit]] = {}
     for edit in shell_edits(view):
         cited = view.own(edit.path) if edit.substitutions else None
@@ -81,12 +82,29 @@ def _replayed(path: str, changes: Sequence[Look], edits: Sequence[ShellEdit]) ->
         if text is None or not hit or not edit.substitutions:
             continue  # nothing seen, or no line it could change
         rows = text.split("\n")
+        changed = []
         for number in hit:
             now = apply_all(edit.substitutions, rows[number])
             if now != rows[number]:
-                found.append((path, edit.line, rows[number], now))
+                changed.append((number, rows[number], now))
                 rows[number] = now
+        found += [(path, edit.line, old, new) for old, new in _blocks(changed)]
         text = "\n".join(rows)
+    return found
+
+
+def _blocks(changed: Sequence[tuple[int, str, str]]) -> list[tuple[str, str]]:
+    """(old, new) of each run of neighbouring changed lines: one edit per run, not per line
+    (a sed that changes every line of a long file is one edit, not thousands)."""
+    found: list[tuple[str, str]] = []
+    run: list[tuple[int, str, str]] = []
+    for row in changed:
+        if run and row[0] != run[-1][0] + 1:
+            found.append(("\n".join(old for _, old, _ in run), "\n".join(new for *_, new in run)))
+            run = []
+        run.append(row)
+    if run:
+        found.append(("\n".join(old for _, old, _ in run), "\n".join(new for *_, new in run)))
     return found
 
 
