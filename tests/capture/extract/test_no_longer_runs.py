@@ -42,6 +42,16 @@ def test_a_failure_that_names_something_other_than_the_command_says_nothing():
     assert not stopped_running("pytest", [(5, "pytest --timeout 5\npytest: error: unrecognized "
                                               "arguments: --timeout")], [])
     # the command alone failing to start still counts
-    assert stopped_running("pytest", [(5, "pytest\nbash: pytest: command not found")], [])
+    assert stopped_running("pytest", [(5, "pytest\nERROR: usage: pytest [options]")], [])
     assert stopped_running("npm run dev", [(5, "npm run dev -- --port 3000\n"
                                                'npm ERR! Missing script: "dev"')], [])
+
+
+def test_a_program_the_machine_cannot_find_is_the_machine_not_the_project():
+    # the shell lost the virtualenv: pytest is still how the project is tested
+    assert not stopped_running("pytest", [(5, "pytest\nbash: line 1: pytest: command not found")],
+                               [])
+    assert not stopped_running("make test", [(5, "make test\n'make' is not recognized as an "
+                                                 "internal or external command")], [])
+    # a script of the project's own that is gone is the project
+    assert stopped_running("bin/dev", [(5, "bin/dev\nbash: bin/dev: command not found")], [])

@@ -3,7 +3,7 @@
 A runner fact ("tested by `make test`", "its dev server with `npm run dev`") says a command
 works for the project. When the session's LAST run of that command failed in a way that says
 the command itself is not there -- ``make: *** No rule to make target 'test'``, ``Missing
-script: "dev"``, ``command not found`` (``commands.did_not_run``) -- the project moved on
+script: "dev"``, ``bin/dev: command not found`` (``commands.did_not_run``) -- the project moved on
 (the target was renamed, the script removed) and the fact would send the next session to a
 command that cannot run. A later run that failed the ordinary way (a test failed) says the
 command runs, and keeps the fact; a run that worked after the failure puts it back.
@@ -16,6 +16,9 @@ what is missing (a make target, an npm script), that must be one of the command'
 that is there; ``make lint`` failing says nothing of ``make``); when it names nothing, the run
 must have had no arguments beyond the command's (``pytest tests/gone.py`` failing on a file
 that is not there, or on an option, says the arguments were wrong, not that pytest is gone).
+A program the shell cannot find by its bare name (``pytest: command not found`` once the
+virtualenv is no longer active) is the machine, not the project: only a path (``bin/dev``)
+that is not found says the project's own script went away.
 
 Pure logic on plain data: no file, no clock.
 """
@@ -32,6 +35,8 @@ RUNNERS = frozenset({"core/tested-by", "core/built-with", "x/runs"})
 _CODE_SPAN = re.compile(r"`([^`\n]{2,120})`")
 #: A line that runs more than one command (the first may be what failed).
 _CHAINED = re.compile(r"&&|\|\||;|\|")
+#: A program the shell could not find: the machine's PATH, unless the program is a path.
+_NOT_ON_PATH = re.compile(r"command not found|is not recognized as an internal", re.IGNORECASE)
 #: What a "not there" message says is missing, when it names it: a make target, a script.
 _MISSING_NAMED = re.compile(r"No rule to make target [`'\u2018\"]?(?P<target>[^`'\u2019\",\n]+)"
                             r"|Missing script:? [\"']?(?P<script>[^\"'\s]+)", re.IGNORECASE)
@@ -80,6 +85,8 @@ def _gone(command: str, line: str, output: str) -> bool:
     if not _runs(command, line) or not did_not_run(output):
         return False
     words = command.split()
+    if "/" not in words[0] and _NOT_ON_PATH.search(output):
+        return False  # the machine has no such program (a venv not active): not the project
     named = [match["target"] or match["script"] for match in _MISSING_NAMED.finditer(output)]
     if named:
         return any(name.strip() in words for name in named)
