@@ -57,11 +57,18 @@ OPENER = lazy_regex(
     r"doch\b|eigentlich\b|en fait\b|finalement\b|en realidad\b|mejor\b)",
     re.IGNORECASE)
 
+#: The words before a verb that ask NOT to do it: "don't forget the migration" is a
+#: reminder, "never drop the index" a rule; neither turns the thing down.
+NOT_ASKED_NOT_TO = (r"(?<!n't )(?<!n\u2019t )(?<!\bnot )(?<!\bnever )(?<!\bdont )"
+                    r"(?<!\bn')")
+
 #: A person turning a named thing down outright, wherever in the sentence: "forget Redis",
-#: "drop the sidecar", "no more mocks", "stop using tabs" (the word after it is the thing).
+#: "drop the sidecar", "no more mocks", "stop using tabs" (the word after it is the thing);
+#: not when asked not to (``NOT_ASKED_NOT_TO``).
 RETIRES = lazy_regex(
-    r"\b(?:forget(?: about)?|drop|ditch|get rid of|no more|stop using|do away with|"
-    r"vergiss|oublie|olvida)\s+(?:the\s+|a\s+|an\s+|all\s+|any\s+)?(?P<what>[`\w][\w.`/-]*)",
+    r"\b" + NOT_ASKED_NOT_TO + r"(?:forget(?: about)?|drop|ditch|get rid of|no more|"
+    r"stop using|do away with|vergiss|oublie|olvida)\s+"
+    r"(?:the\s+|a\s+|an\s+|all\s+|any\s+)?(?P<what>[`\w][\w.`/-]*)",
     re.IGNORECASE)
 
 #: The same after an ``OPENER``: "actually, spaces, not tabs"; "no, the bucket instead of

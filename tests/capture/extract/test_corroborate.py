@@ -96,6 +96,10 @@ def test_a_note_whose_named_thing_a_later_edit_replaced_is_dropped():
     # falls on the end state alone: here another file the session left still holds it)
     assert not replaced_later(note["object"], 10, record)
     assert unsupported(note, 10, record) is None
+    # code the session left still using it: the edit took it out of one file only
+    in_code = Record(written={**record.written, "src/cache.py": "from store import redis_store\n"},
+                     looks=looks)
+    assert not replaced_later(note["object"], 5, in_code)
 
 
 def test_names_are_code_spans_and_identifier_shaped_words():

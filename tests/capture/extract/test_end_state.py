@@ -177,6 +177,19 @@ def test_an_agents_design_a_sed_substitution_took_out_is_dropped(tmp_path: Path)
     assert not _holds("retry_later", after)
 
 
+def test_a_sed_substitution_on_what_an_earlier_one_wrote_takes_the_design_out(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        _mailer_decided(session)
+        session.bash("sed -i 's/invoice)$/invoice, 3)/' src/mailer.py")
+        if later:  # matches only the text the first substitution left
+            session.bash("sed -i 's/retry_later(smtp_send, invoice, 3)/smtp_send(invoice)/' "
+                         "src/mailer.py")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("retry_later", before)
+    assert not _holds("retry_later", after)
+
+
 def test_a_sed_substitution_elsewhere_leaves_the_design(tmp_path: Path):
     session = ClaudeSession()
     _mailer_decided(session)
@@ -384,6 +397,12 @@ def test_a_push_the_session_then_rewrote_is_not_told_as_pushed(tmp_path: Path):
      "No, not the Postgres from docker compose, the local one."),
     ("Always deploy the Helm charts to the staging cluster first.",
      "Stop using kubectl apply for the staging cluster."),
+    ("Always use Redis for the session cache.",  # "not X yet" and asked for in one breath
+     "Wait, the session cache is not Redis yet, set Redis up for it."),
+    ("Always run the database migration before the integration tests.",
+     "Don't forget the database migration before the integration tests."),  # a reminder
+    ("Always run the database migration before the integration tests.",
+     "Do not forget about the database migration before the integration tests, please."),
 ])
 def test_a_later_word_on_something_else_leaves_the_stance(tmp_path: Path, earlier: str,
                                                           later: str):
@@ -448,3 +467,81 @@ def test_only_the_last_version_of_a_rewritten_instruction_file_counts(tmp_path: 
     objects = _objects(session, tmp_path)
     assert _holds("make test", objects)
     assert not _holds("dist/", objects) and not _holds("before committing", objects)
+
+
+@pytest.mark.parametrize("run, missing", [
+    ("make test", "make: *** No rule to make target 'fixtures/db.sql', needed by 'test'.  Stop."),
+    ("make test-unit", "make: *** No rule to make target 'test-unit'.  Stop."),
+    ("make test TESTS=tests/gone", "make: *** No rule to make target 'tests/gone'.  Stop."),
+])
+def test_a_missing_prerequisite_or_another_target_leaves_the_test_command(
+        tmp_path: Path, run: str, missing: str):
+    session = ClaudeSession()
+    session.user("Run the tests.")
+    session.bash("make test", "ok  shop/api  0.2s\nPASS\n12 passed")
+    session.bash(run, missing, error=True)
+    session.agent("OK.")
+    assert "make test" in _objects(session, tmp_path)
+
+
+def test_another_missing_target_leaves_the_build_command(tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Build it.")
+        session.bash("make", "cc -o shop main.c\n")
+        if later:
+            session.bash("make lint", "make: *** No rule to make target 'lint'.  Stop.",
+                         error=True)
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert "make" in before and "make" in after
+
+
+@pytest.mark.parametrize("add, remove", [
+    ("npm install lodash", "npm uninstall lodash -w packages/legacy"),  # another workspace
+    ("npm install lodash", "cd tools/legacy && npm uninstall lodash"),  # another folder
+    ("npm install lodash", "npm uninstall -g lodash"),  # the global install, not the project
+    ("pnpm add lodash", "pnpm remove --filter legacy lodash"),
+    ("cargo add serde", "cargo remove -p legacy serde"),
+    ("uv add requests", "pip uninstall -y requests"),  # the environment, not the manifest
+])
+def test_a_package_removed_somewhere_else_stays_a_dependency(tmp_path: Path, add: str,
+                                                            remove: str):
+    name = add.split()[-1]
+    session = ClaudeSession()
+    session.user(f"Add {name}.")
+    session.bash(add, f"added 1 package: {name}")
+    session.bash(remove, f"removed 1 package: {name}")
+    session.agent("OK.")
+    assert name in _objects(session, tmp_path)
+
+
+def test_a_package_installed_and_uninstalled_in_the_same_place_is_no_dependency(
+        tmp_path: Path):
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Add requests.")
+        session.bash("cd api && pip install requests", "Successfully installed requests")
+        if later:
+            session.bash("cd api && pip uninstall -y requests", "Successfully uninstalled")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert "requests" in before and "requests" not in after
+
+
+@pytest.mark.parametrize("elsewhere", [
+    ["edit", "tests/test_mailer.py", "from mailer import retry_later\n", ""],  # emptying edit
+    ["edit", "tests/test_mailer.py", "from mailer import retry_later\n",
+     "from mailer import send\n"],
+    ["sed -i 's/retry_later/later_retry/' tests/test_mailer.py"],
+])
+def test_a_name_taken_out_of_another_file_leaves_the_design_the_code_still_holds(
+        tmp_path: Path, elsewhere: list[str]):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.write("tests/test_mailer.py",
+                  "from mailer import retry_later\n\ndef test_send():\n    assert True\n")
+    if elsewhere[0] == "edit":
+        session.edit(*elsewhere[1:])
+    else:
+        session.bash(elsewhere[0])
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))

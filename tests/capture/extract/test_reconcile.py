@@ -268,6 +268,15 @@ def test_the_user_forgetting_or_ditching_a_named_thing_retires_a_stance_on_it():
                                    record=BACKED_IDS)) == [note]
 
 
+def test_the_user_asking_not_to_forget_a_named_thing_keeps_a_stance_on_it():
+    note = _fact("Weekly-salted visitor ids prevent long-term tracking", "transcript#L5: …",
+                 predicate="x/decided", source_type="agent-note", rule="summaries")
+    for said in ("don't forget the weekly-salted visitor ids in the export",
+                 "do not forget about weekly-salted ids", "never ditch weekly-salted ids",
+                 "Don\u2019t forget weekly-salted ids"):
+        assert reconcile([note], Later(user_said=[(9, said)], record=BACKED_IDS)) == [note], said
+
+
 def test_the_agents_report_retires_its_own_note_but_never_the_users_words():
     note = _fact("The form `audience` selects the app", "transcript#L5: …", predicate="x/decided",
                  source_type="agent-note", rule="summaries")

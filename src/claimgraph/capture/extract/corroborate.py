@@ -270,9 +270,16 @@ def _shares_most(words: set[str], sources: Iterable[set[str]]) -> bool:
     return any(len(words & said) >= need for said in sources)
 
 
+#: Files that describe the code rather than run it.
+_DOC_SUFFIXES = (".md", ".mdx", ".rst", ".txt", ".adoc")
+
+
 def replaced_later(text: str, line: int, record: Record) -> bool:
     """A thing the claim says was chosen that an edit or write after the note took out of a
-    file, and that the file's end state lacks: a later edit replaced what the note says."""
+    file, and that the file's end state lacks: a later edit replaced what the note says.
+    A name another file the session left still holds in its code is not gone (an import of
+    it taken out of a test file leaves the code that uses it); a doc still naming it is no
+    such sign (docs lag behind the code)."""
     chose, _ = asserted(text)
     if not chose:
         return False
@@ -281,7 +288,9 @@ def replaced_later(text: str, line: int, record: Record) -> bool:
         if end is None or not any(look.line > line and look.kind in ("write", "edit")
                                   for look in looks):
             continue  # not left by the session, or not changed after the note
-        gone = {name for name in chose if name not in end}
+        gone = {name for name in chose if name not in end
+                and not any(name in other for other_path, other in record.left_text.items()
+                            if not other_path.lower().endswith(_DOC_SUFFIXES))}
         if gone and _taken_out_after(gone, line, looks):
             return True
     return False

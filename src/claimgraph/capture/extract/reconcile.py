@@ -73,6 +73,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
 from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.revision_cues import NOT_ASKED_NOT_TO
 
 from claimgraph.capture.extract.observed import with_observed
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
@@ -85,7 +86,8 @@ from claimgraph.capture.extract.corroborate import Record, read_outputs, unsuppo
 from claimgraph.capture.extract.no_longer_runs import command_of, stopped_running
 from claimgraph.capture.extract.offered import position_pick
 from claimgraph.capture.extract.overtaken import overtake, plan_texts
-from claimgraph.capture.extract.removed_packages import package_changes, removed_later
+from claimgraph.capture.extract.removed_packages import (
+    PackageChange, package_changes, removed_later)
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
@@ -152,8 +154,10 @@ _RETIRED_BEFORE = (r"\b(?:replaced|removed|deleted|dropped|reverted|deprecated|r
 _RETIRED_AFTER = (r"\b(?:is|are|was|were|has been|have been|got|now)\s+(?:now\s+)?"
                   r"(?:removed|rejected|replaced|deleted|dropped|deprecated|gone|obsolete)\b")
 _INSTEAD_OF = r"\b(?:instead of|rather than)\b"
-#: What only the user's later words retire with: a request to replace or a refusal.
-_USER_RETIRES = (r"\b(?:replace|remove|delete|drop|revert|get rid of|stop using|"
+#: What only the user's later words retire with: a request to replace or a refusal -- not
+#: when asked not to ("don't forget the migration", "never drop the index": a reminder).
+_USER_RETIRES = (r"\b" + NOT_ASKED_NOT_TO
+                 + r"(?:replace|remove|delete|drop|revert|get rid of|stop using|"
                  r"forget(?: about)?|ditch|no more|"
                  r"(?:do not|don'?t|never|no need to) (?:use|add|keep|send|require|want|need))\b")
 _ANY_RETIRING = lazy_regex(_RETIRED_BEFORE + "|" + _INSTEAD_OF + "|" + _RETIRED_AFTER,
@@ -224,8 +228,8 @@ class Later:
     reverted: list[tuple[int, str]] = field(default_factory=list)
     #: Lines of each ``git add`` / ``git commit`` that worked (what a revert brings back).
     snapshots: list[int] = field(default_factory=list)
-    #: (line, package, added) of each package a command that worked added or removed.
-    packages: list[tuple[int, str, bool]] = field(default_factory=list)
+    #: Each package a command that worked added or removed (``removed_packages``).
+    packages: list[PackageChange] = field(default_factory=list)
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
@@ -259,10 +263,11 @@ def digest(view: SessionView) -> Later:
             if look.cited:
                 files.setdefault(_bare(look.cited), []).append(
                     FileChange(look.call.line, look.how, look.replaced, look))
-    for path, line, old, new in [*emptying_edits(view), *substituted(view, files)]:
-        changes = files.setdefault(path, [])
-        changes.append(FileChange(line, "edit", old, new))
-        changes.sort(key=lambda known: known.line)
+    unseen = [*emptying_edits(view), *substituted(view, files)]
+    for path, line, old, new in unseen:
+        files.setdefault(path, []).append(FileChange(line, "edit", old, new))
+    for path in {path for path, *_ in unseen}:  # once per file: a sed may change every line
+        files[path].sort(key=lambda known: known.line)
     done = [(action.line, action.command) for action in of_kind(view, SHELL)
             if action.outcome == OK and action.command]
     done += [(change.line, change.new) for changes in files.values() for change in changes

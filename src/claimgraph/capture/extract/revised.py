@@ -205,7 +205,24 @@ def _turning(sentence: str, after_opener: bool) -> tuple[bool, str | None, tuple
     if after_opener or OPENER.match(sentence):
         things += [match["what"] for match in REFUSES.finditer(sentence)]
     return (TEMPORARY.search(sentence) is not None, taken["topic"] if taken else None,
-            tuple(things))
+            tuple(thing for thing in things if not _also_wanted(sentence, thing)))
+
+
+#: Words before a thing in a later sentence that turn it down (beside ``_NEGATION``).
+_TURNED_DOWN = lazy_regex(r"\b(?:instead of|rather than|than|over|drop|forget|ditch|"
+                          r"get rid of|no more|do away with)\b", re.IGNORECASE)
+
+
+def _also_wanted(sentence: str, thing: str) -> bool:
+    """The same sentence also asks for ``thing`` ("the cache is not Redis yet, set Redis
+    up"): its "not X" tells what is missing, not what is turned down."""
+    thing = thing.strip("`'\".,;:!").lower()
+    lowered = sentence.lower()
+    for found in re.finditer(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", lowered):
+        before = _CLAUSE_BREAK.split(lowered[:found.start()])[-1]
+        if not (_NEGATION.search(before) or _TURNED_DOWN.search(before)):
+            return True
+    return False
 
 
 def _about(words: frozenset[str], topic: str) -> bool:
@@ -220,6 +237,8 @@ def _on_subject(words: frozenset[str], text: str, least: int = 2) -> bool:
     return len(shared) >= least and len(shared) >= _MIN_SHARED_PART * len(words)
 
 
+#: Where a clause ends, for what stands before a thing in it.
+_CLAUSE_BREAK = lazy_regex(r"[,;:()]|\s[-\u2013\u2014]+\s|\bbut\b")
 #: Words before a thing in the earlier stance that say no to it ("rather than Redis").
 _SAID_NO = lazy_regex(r"\b(?:instead of|rather than|than|over|drop|forget)\b", re.IGNORECASE)
 
@@ -234,7 +253,7 @@ def _affirms(earlier: str, thing: str) -> bool:
     found = re.search(rf"(?<![\w-]){re.escape(thing)}(?![\w-])", lowered)
     if found is None:
         return False
-    before = re.split(r"[,;:()]|\s[-\u2013\u2014]+\s|\bbut\b", lowered[:found.start()])[-1]
+    before = _CLAUSE_BREAK.split(lowered[:found.start()])[-1]
     return not (_NEGATION.search(before) or _SAID_NO.search(before))
 
 
