@@ -87,6 +87,8 @@ class RecordIds(Sequence["str | None"]):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
             index += len(self)
+            if index < 0:  # before the first: the array would wrap round again
+                raise IndexError(index - len(self))
         if index in self._changed:
             return self._changed[index]
         number = self._of_event[index]
