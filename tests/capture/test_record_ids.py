@@ -133,9 +133,10 @@ def test_a_builder_amending_an_id_stores_it_redacted_beside_its_event(tmp_path):
     assert stored[0] == "u-1" and stored[1].startswith("u-[REDACTED:")
 
 
-def test_events_put_in_line_order_keep_their_own_ids(tmp_path):
+def test_events_put_in_line_order_keep_their_own_ids(tmp_path, monkeypatch):
     """A reader that orders its events by line at the end (Codex's does) moves each id with
     its event: the stored segment pairs them as a transcript of events holding theirs."""
+    monkeypatch.setattr(record_ids, "CHUNK_BYTES", 1)  # one chunk each: read back and forth
     events = [_event(3, "c"), _event(1, "a"), _event(2, None), _event(5, "e"), _event(4, "d")]
     with cleaning(_Cleaner()), spilling(str(tmp_path)):
         builder = TranscriptBuilder("t.jsonl", "claude-code")
@@ -147,6 +148,7 @@ def test_events_put_in_line_order_keep_their_own_ids(tmp_path):
     lines = list(segment_lines(built, segment_header(built, "s", 0, {})))
     pairs = [(json.loads(line)["line"], json.loads(line).get("record_id")) for line in lines[1:]]
     assert pairs == [(1, "a"), (2, None), (3, "c2"), (4, "d"), (5, "e")]
+    assert [built.record_id(i) for i in range(5)] == ["a", None, "c2", "d", "e"]
 
 
 def test_a_full_disk_keeps_the_ids_in_memory_and_stores_the_same_segment(tmp_path, monkeypatch):
@@ -202,3 +204,23 @@ def test_a_killed_pass_leaves_no_file_and_its_spill_was_private(tmp_path, kind):
         if child.stdout is not None:
             child.stdout.close()
     assert list(spill_dir.iterdir()) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(_IDS, max_size=60), st.randoms(use_true_random=False))
+def test_a_reordered_column_reads_back_in_the_new_order(values, rng):
+    original = record_ids.CHUNK_BYTES
+    record_ids.CHUNK_BYTES = 3  # chunks read out of order after the move
+    try:
+        column = RecordIds()
+        for value in values:
+            column.append(value)
+    finally:
+        record_ids.CHUNK_BYTES = original
+    order = list(range(len(values)))
+    rng.shuffle(order)
+    column.reorder(order)
+    assert list(column) == [values[at] for at in order]
+    assert [column[i] for i in range(len(values))] == [values[at] for at in order]
+    with pytest.raises(ValueError):
+        column.reorder([0, 0] if len(values) == 2 else [-1])
