@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from claimgraph.capture import record_ids
+from claimgraph.capture import record_ids, segment
 from claimgraph.capture.events import Event, TranscriptBuilder, cleaning
 from claimgraph.capture.packed import Spill, _Spilled, spilling
 from claimgraph.capture.readers import read_transcript
@@ -224,3 +224,26 @@ def test_a_reordered_column_reads_back_in_the_new_order(values, rng):
     assert [column[i] for i in range(len(values))] == [values[at] for at in order]
     with pytest.raises(ValueError):
         column.reorder([0, 0] if len(values) == 2 else [-1])
+
+
+def test_a_record_whose_cleaning_fails_is_skipped_without_moving_the_ids(tmp_path, monkeypatch):
+    """A reader skips a record it cannot handle (``readers.guarded``) and goes on: the ids of
+    the events after it stay theirs, and the segment is still written (a fault injected)."""
+    real = segment.clean_text_with_counts
+
+    def failing(text):
+        if "BOOM" in text:
+            raise ValueError("injected")
+        return real(text)
+
+    monkeypatch.setattr(segment, "clean_text_with_counts", failing)
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps({
+        "type": "user", "uuid": uuid, "sessionId": "s", "cwd": "/p",
+        "timestamp": "2026-01-01T00:00:00Z", "message": {"content": text}}) + "\n"
+        for uuid, text in [("u1", "hello"), ("u2", "BOOM here"), ("u3", "and again")]))
+    cleaned, _ = read_cleaned(str(path), "claude-code", spill_dir=str(tmp_path))
+    assert any("injected" in w.reason for w in cleaned.warnings)
+    lines = list(segment_lines(cleaned, segment_header(cleaned, "s", 0, {})))
+    assert [(json.loads(line)["line"], json.loads(line).get("record_id"))
+            for line in lines[1:]] == [(1, "u1"), (3, "u3")]
