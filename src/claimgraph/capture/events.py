@@ -226,9 +226,11 @@ class TranscriptBuilder:
         if self._cleaner is None:
             self.events[index] = dataclasses.replace(event, **changes)
             return
-        if self.record_ids is not None and "record_id" in changes:
-            self.record_ids.set(index, self._cleaner.record_id(changes.pop("record_id")))
+        ids = self.record_ids if "record_id" in changes else None
+        record_id = changes.pop("record_id") if ids is not None else None
         self.events[index] = self._cleaner.amended(event, changes)
+        if ids is not None:  # after: an amendment that fails changes neither
+            ids.set(index, self._cleaner.record_id(record_id))
 
     def sort_by_line(self) -> None:
         """The events in line order (a reader that adds some late: Codex's held echoes), each
