@@ -105,3 +105,15 @@ def test_an_event_with_held_fields_serialises_as_the_plain_one():
         assert type(held.to_dict()["extras"]) is dict
         assert event_record(held, "t.jsonl") == event_record(original, "t.jsonl")
         assert held == original
+
+
+def test_a_shape_of_long_made_up_keys_is_not_kept_past_its_mappings():
+    """The shared shapes live as long as the process: a transcript's made-up keys, however
+    long, must not stay there after the mappings holding them are gone."""
+    long_key = "k" * 100_000
+    held = PackedFields({long_key: 1, "b": 2})
+    assert held[long_key] == 1 and list(held) == [long_key, "b"]
+    assert (long_key, "b") not in packed._SHAPES
+    again = PackedFields({"command": "ls", "timeout": 1})
+    assert ("command", "timeout") in packed._SHAPES and again._keys is \
+        PackedFields({"command": "pwd", "timeout": 2})._keys
