@@ -163,6 +163,8 @@ class IdColumn(Protocol):
 
     def set(self, index: int, value: str | None) -> None: ...
 
+    def reorder(self, order: Sequence[int]) -> None: ...
+
     def __len__(self) -> int: ...
 
     def __getitem__(self, index: int) -> str | None: ...
@@ -224,9 +226,20 @@ class TranscriptBuilder:
         if self._cleaner is None:
             self.events[index] = dataclasses.replace(event, **changes)
             return
-        if self.record_ids is not None and "record_id" in changes:
-            self.record_ids.set(index, self._cleaner.record_id(changes.pop("record_id")))
+        ids = self.record_ids if "record_id" in changes else None
+        record_id = changes.pop("record_id") if ids is not None else None
         self.events[index] = self._cleaner.amended(event, changes)
+        if ids is not None:  # after: an amendment that fails changes neither
+            ids.set(index, self._cleaner.record_id(record_id))
+
+    def sort_by_line(self) -> None:
+        """The events in line order (a reader that adds some late: Codex's held echoes), each
+        record id moving with its event: sorting ``events`` alone would leave the ids held
+        apart (``record_ids``) beside other events in the stored segment."""
+        order = sorted(range(len(self.events)), key=lambda at: self.events[at].line)
+        self.events = [self.events[at] for at in order]
+        if self.record_ids is not None:
+            self.record_ids.reorder(order)
 
     def warn(self, source_file: str, line: int, reason: str, counter: str = "malformed") -> None:
         self.counts[counter] += 1

@@ -307,6 +307,9 @@ def _held(value: Any) -> Any:
 #: Most shapes of ``PackedFields`` kept (``_shape``): past it a shape is not shared, only
 #: held once per mapping as before (a hostile transcript's made-up keys cannot grow it).
 MAX_SHAPES = 4096
+#: Longest keys (all of a shape's characters) a kept shape may hold: the shapes live as long
+#: as the process, and a tool's field names are short; a longer shape is held by its mappings.
+MAX_SHAPE_CHARS = 512
 _SHAPES: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[Any, int]]] = {}
 
 
@@ -316,7 +319,9 @@ def _shape(names: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[Any, int]]:
     found = _SHAPES.get(names)
     if found is None:
         found = (names, {name: at for at, name in enumerate(names)})
-        if len(_SHAPES) < MAX_SHAPES:
+        if len(_SHAPES) < MAX_SHAPES and sum(
+                len(name) if isinstance(name, str) else MAX_SHAPE_CHARS
+                for name in names) <= MAX_SHAPE_CHARS:
             _SHAPES[names] = found
     return found
 

@@ -67,6 +67,15 @@ class RecordIds(Sequence["str | None"]):
             raise IndexError(index)
         self._changed[index] = value
 
+    def reorder(self, order: Sequence[int]) -> None:
+        """The events put in a new order (``TranscriptBuilder.sort_by_line``): the i-th id
+        is now the one of the event that was at ``order[i]``."""
+        if sorted(order) != list(range(len(self._of_event))):
+            raise ValueError("not an order of the events")
+        self._of_event = array("i", (self._of_event[at] for at in order))
+        self._changed = {new: self._changed[old] for new, old in enumerate(order)
+                         if old in self._changed}
+
     def _keep(self) -> None:
         self._chunks.append(kept_bytes(bytes(self._pending)))
         self._chunk_starts.append(self._kept)
@@ -87,6 +96,8 @@ class RecordIds(Sequence["str | None"]):
             return [self[i] for i in range(*index.indices(len(self)))]
         if index < 0:
             index += len(self)
+            if index < 0:  # before the first: the array would wrap round again
+                raise IndexError(index - len(self))
         if index in self._changed:
             return self._changed[index]
         number = self._of_event[index]
@@ -121,9 +132,9 @@ class RecordIds(Sequence["str | None"]):
                 start, end = self._span(number)
                 if start >= kept:
                     piece = self._pending[start - kept:end - kept]
-                else:
-                    while start >= chunk_end:  # ids never straddle chunks
-                        chunk += 1
+                else:  # ids never straddle chunks; reordered events may go back to one
+                    if not chunk_start <= start < chunk_end:
+                        chunk = bisect.bisect_right(self._chunk_starts, start) - 1
                         data = self._chunks[chunk].data
                         chunk_start = self._chunk_starts[chunk]
                         chunk_end = chunk_start + len(data)

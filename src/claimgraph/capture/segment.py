@@ -141,9 +141,18 @@ class _Cleaner:
 
     def event(self, event: Event, ids: IdColumn | None = None) -> Event:
         """The event cleaned and packed; with ``ids``, its cleaned record id goes there and
-        the event holds None (``events.TranscriptBuilder``)."""
+        the event holds None (``events.TranscriptBuilder``). The id goes last, once the
+        event is made: a record whose cleaning fails is skipped by its reader
+        (``readers.guarded``), and an id appended before would pair every later event with
+        the id before its own."""
+        held = self._cleaned(event, ids is not None)
+        if ids is not None:
+            ids.append(self.record_id(event.record_id))
+        return held
+
+    def _cleaned(self, event: Event, apart: bool) -> Event:
         if event.kind == "tool_result" and event.call_id in self._printing:
-            return self._printed_secret(event, ids)
+            return self._printed_secret(event, apart)
         changes: dict[str, Any] = {}
         copies: dict[str, Cleaned] = {}
         echoes: frozenset[int] = frozenset()  # what the result repeats of its call's input
@@ -162,7 +171,7 @@ class _Cleaner:
                     changes["call_id"] = call_id
             if event.tool_name:
                 changes["tool_name"] = self.label(event.tool_name)
-        self._envelope(event, changes, ids)
+        self._envelope(event, changes, apart)
         capped: dict[int, str] = {}  # one capped copy of an output the result repeats
         if event.text:
             text, found = clean_text_with_counts(event.text)
@@ -187,21 +196,21 @@ class _Cleaner:
             changes["extras"] = NO_EXTRAS
         return pack(event, echoes, changes, shared)  # one copy: cleaned and packed at once
 
-    def _envelope(self, event: Event, changes: dict[str, Any], ids: IdColumn | None) -> None:
+    def _envelope(self, event: Event, changes: dict[str, Any], apart: bool) -> None:
         """The envelope's strings, redacted (``label``, ``unique``), into ``changes`` where
-        they differ; the record id into ``ids`` when given, the event holding None."""
+        they differ; ``apart``: the record id is held elsewhere (``event``), the event None."""
         for name in _LABEL_FIELDS:
             value = getattr(event, name)
             if value and isinstance(value, str):
                 held = self.label(value)
                 if held is not value:
                     changes[name] = held
-        record_id = self.record_id(event.record_id)
-        if ids is not None:
-            ids.append(record_id)
+        if apart:
             if event.record_id is not None:
                 changes["record_id"] = None
-        elif record_id is not event.record_id:
+            return
+        record_id = self.record_id(event.record_id)
+        if record_id is not event.record_id:
             changes["record_id"] = record_id
 
     def amended(self, event: Event, changes: dict[str, Any]) -> Event:
@@ -218,7 +227,7 @@ class _Cleaner:
             changes["extras"] = self._fields(changes["extras"], {}, None)
         return pack(_replaced(event, changes))
 
-    def _printed_secret(self, event: Event, ids: IdColumn | None) -> Event:
+    def _printed_secret(self, event: Event, apart: bool) -> Event:
         """The whole output of a secret-printing command goes (module docstring)."""
         self._printing.discard(event.call_id or "")
         self.counts["command-output"] += 1
@@ -229,7 +238,7 @@ class _Cleaner:
         if event.call_id:
             changes["call_id"] = self._call_ids.pop(event.call_id, None) or self.unique(
                 event.call_id)
-        self._envelope(event, changes, ids)
+        self._envelope(event, changes, apart)
         return _replaced(event, changes)
 
     def _fields(self, fields: Mapping[str, Any], known: Mapping[str, Cleaned],

@@ -427,7 +427,7 @@ class _RolloutReader:
         for echoes in self.waiting_echoes.values():
             for event in echoes:
                 self.builder.add(event)
-        self.builder.events.sort(key=lambda event: event.line)
+        self.builder.sort_by_line()
         return self.builder.build(end_offset, end_line,
                                   resume=resume_state(left_open, end_offset))
 
