@@ -228,3 +228,42 @@ def test_a_files_role_is_judged_on_its_mood_and_wholeness_only():
     assert not_standing("could wrap the legacy client", role=True) == SPECULATIVE
     assert not_standing("does it wrap the client?", role=True) == QUESTION
     assert not_standing("wraps the", role=True) == FRAGMENT
+
+
+@pytest.mark.parametrize("sentence", [
+    "Callers are expected to close the handle after each batch",
+    "Plugins are expected to register their hooks at import time",
+])
+def test_a_duty_said_as_expected_is_no_guess(sentence):
+    """"expected to" + a duty is what someone must do; only an expected outcome guesses."""
+    assert not speculative(sentence)
+    assert not_standing(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "The new index is expected to fix the slow search page",
+    "The upgrade is expected to work on the older runners too",
+])
+def test_an_expected_outcome_is_still_a_guess(sentence):
+    assert speculative(sentence)
+
+
+@pytest.mark.parametrize("sentence", [
+    "Releases always run 1) lint 2) the unit suite 3) the smoke test",
+    "The deploy script runs in order: a) migrate b) restart the workers",
+])
+def test_list_markers_in_a_sentence_are_not_unbalanced_brackets(sentence):
+    assert not fragment(sentence)
+
+
+def test_a_paren_left_open_is_still_a_fragment_with_a_marker_beside_it():
+    assert fragment("Run 1) lint then (the unit suite")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Going to production requires a signed release tag",
+    "Going to the staging cluster needs the VPN profile loaded",
+])
+def test_a_rule_whose_subject_is_going_to_somewhere_is_not_the_agents_turn(sentence):
+    assert not own_activity(sentence)
+    assert not_standing(sentence) is None

@@ -59,7 +59,8 @@ _QUOTED = lazy_regex(r"`[^`\n]*`|\"[^\"\n]*\"|“[^”\n]*”")
 _POSSIBLE = lazy_regex(
     r"(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)(?<!\bwhat\s)\b(?:could|would)\b|"
     r"\b(?:ought\s+to|hopefully|in\s+theory|(?:i|we)\s+assume|^\W*assuming|suppos(?:e|edly)|"
-    r"expected\s+to|should\s+(?:(?:now|also|still)\s+)?(?:work|help|fix|resolve|solve|suffice|"
+    r"expected\s+to\s+(?:work|pass|fail|break|fix|resolve|solve|succeed|help|improve|land)|"
+    r"should\s+(?:(?:now|also|still)\s+)?(?:work|help|fix|resolve|solve|suffice|"
     r"be\s+(?:enough|ok|okay|good|safe|correct|fixed|resolved)))\b", re.IGNORECASE)
 _FINITE_VERB = (r"(?:is|are|was|were|has|have|had|does|do|did|will|can|isn't|aren't|wasn't|"
                 r"weren't|hasn't|haven't|hadn't|doesn't|don't|didn't|won't|can't)")
@@ -119,6 +120,11 @@ _OWN_TURN = lazy_regex(
     r"going\s+to|about\s+to|moving\s+on|i\s+(?:need|want)\s+to|we'll\s+now|will\s+now)\b|"
     r"^\W*(?:now|next|then|first),?\s+(?:i|we)\b",
     re.IGNORECASE)
+#: "Going to <a place> <verb>s …": the going is the sentence's subject, a rule about it
+#: ("Going to production requires a signed tag"), not the agent saying what it will do next.
+_GOING_SUBJECT = lazy_regex(
+    r"^\W*going\s+to\s+(?:[\w'-]+\s+){1,3}?(?:is|requires|needs|means|takes|must|should|"
+    r"has|involves|triggers|goes)\b", re.IGNORECASE)
 #: Today's behaviour of the code, marked as today's.
 _TODAY = lazy_regex(r"\b(?:currently|right\s+now|at\s+present|as\s+it\s+stands|as\s+of\s+now|"
                     r"at\s+the\s+moment|today)\b", re.IGNORECASE)
@@ -143,6 +149,8 @@ _CUT = lazy_regex(r"(?:\b(?:and|or|but|the|a|an|to|of|with|for|by|in|on|at|from|
                   r"as|via|into|than|because|e\.g\.|i\.e\.)|[,;:(/–—-]|\.\.\.|…)\s*$",
                   re.IGNORECASE)
 _TABLE_CELL = lazy_regex(r"\|")
+#: A list marker inside a sentence ("1) lint 2) test", "a) migrate"): a ")" no "(" opened.
+_LIST_MARKER = lazy_regex(r"(?:^|(?<=\s))(?:\d{1,2}|[A-Za-z])\)(?=\s)")
 #: Han and kana: scripts written without spaces between words (``_word_count``).
 _UNSPACED = lazy_regex("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 #: A label and a bare list after it: "Public standards: A, B, C, D".
@@ -211,7 +219,8 @@ def fragment(text: str, min_words: int = MIN_WORDS) -> bool:
         return True
     if _word_count(stripped) < min_words and not _FINITE.search(_QUOTED.sub(" ", stripped)):
         return True  # short and without a verb: a label ("Installs use `pnpm`" has one)
-    if stripped.count("`") % 2 or stripped.count("(") != stripped.count(")") \
+    unmarked = _LIST_MARKER.sub(" ", stripped)
+    if stripped.count("`") % 2 or unmarked.count("(") != unmarked.count(")") \
             or stripped.count("[") != stripped.count("]") \
             or stripped.count("“") != stripped.count("”"):
         return True
@@ -245,7 +254,7 @@ def _bare_list(plain: str) -> bool:
 
 def own_activity(text: str) -> bool:
     """The agent narrating its turn ("Let me …", "I'll now …", "Next I will …")."""
-    return bool(_OWN_TURN.search(text))
+    return bool(_OWN_TURN.search(text)) and not _GOING_SUBJECT.match(text)
 
 
 def describes_code(text: str) -> bool:
