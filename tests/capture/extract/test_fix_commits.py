@@ -449,3 +449,15 @@ def test_a_record_lesson_of_another_check_inside_the_loop_leaves_the_fix_commit_
     same = {**lint, "evidence": ["transcript#L4: python -m pytest tests/test_x.py",
                                  "transcript#L8: pytest -q"]}
     assert one_lesson_per_failure([fix, same]) == [same]
+
+
+def test_pipefail_counts_only_when_the_shell_sets_it():
+    """A check piped into a program that is no filter: the line's status is that program's,
+    unless ``set -o pipefail`` made it the check's too; the word in a file name sets nothing."""
+    piped = "ruff check . --output-format json | python report.py"
+    assert len(_found(_lint_loop(f"set -o pipefail; {piped}", output="ok"))) == 1
+    assert len(_found(_lint_loop(f"set -euo pipefail; {piped}", output="ok"))) == 1
+    named = "ruff check . --output-format json | python report_pipefail.py"
+    assert _found(_lint_loop(named, output="ok")) == []
+    quoted = "ruff check . --output-format json | python report.py --title 'no pipefail'"
+    assert _found(_lint_loop(quoted, output="ok")) == []

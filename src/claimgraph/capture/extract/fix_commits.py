@@ -388,10 +388,19 @@ def _passed_kinds(command: str, call: Event) -> frozenset[str]:
     ``pipefail``), and the last one piped into an output filter, whose output
     ``run_verdict`` read."""
     runs = invocations(command, call_cwd(call))
-    pipefail = "pipefail" in command
+    pipefail = any(_sets_pipefail(inv.argv) for inv in runs)
     return frozenset(kind for inv in runs if inv.confirmed and (
         not inv.piped or pipefail or (inv is runs[-1] and inv.filtered))
         and (kind := _check_kind(inv)) is not None)
+
+
+def _sets_pipefail(argv: tuple[str, ...]) -> bool:
+    """``set -o pipefail`` (or ``set -euo pipefail``): the shell option itself, not the word
+    in a file name or a quoted argument."""
+    if not argv or argv[0] != "set":
+        return False
+    return any(word == "pipefail" and argv[index].startswith("-")
+               and argv[index].endswith("o") for index, word in enumerate(argv[1:]))
 
 
 def _failed_kinds(view: SessionView, order: int, call: Event,
