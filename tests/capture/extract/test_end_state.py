@@ -10,10 +10,15 @@ hold on sessions nobody tuned it for."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Callable
 
 import pytest
+
+from claimgraph.capture.extract.session import SessionView
+from claimgraph.capture.extract.undone import deletions
+from claimgraph.capture.readers import read_transcript
 
 from .jsonl_sessions import ClaudeSession, CodexSession, GeminiSession
 
@@ -105,6 +110,57 @@ def test_a_rule_from_a_file_the_session_deleted_or_restored_is_dropped(tmp_path:
     before, after = _before_and_after(build, tmp_path)
     assert _holds("circuit_breaker", before)
     assert not _holds("circuit_breaker", after)
+
+
+def _rules_committed(session: ClaudeSession) -> None:
+    _rules_written(session)
+    session.bash("git add CONTRIBUTING.md && git commit -m 'docs: rules'",
+                 "[main 1a2b3c4] docs: rules\n 1 file changed, 4 insertions(+)\n"
+                 " create mode 100644 CONTRIBUTING.md")
+
+
+def _deleted(session: ClaudeSession, tmp_path: Path) -> list[str]:
+    path = tmp_path / "11111111-2222-4333-8444-555555555555.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in session.records), encoding="utf-8")
+    view = SessionView.of(read_transcript(str(path)), session.cwd)
+    return [gone for _line, gone in deletions(view)]
+
+
+@pytest.mark.parametrize("bring_back", ["git checkout -- CONTRIBUTING.md",
+                                        "git restore CONTRIBUTING.md"])
+def test_a_rule_file_deleted_and_brought_back_is_not_deleted(tmp_path: Path, bring_back: str):
+    """Deleted after its commit, then restored from it: the file is there again (what it
+    holds is ``shell_edited``'s to judge). Deleted once more after that, it is gone."""
+    session = ClaudeSession()
+    _rules_committed(session)
+    session.bash("rm CONTRIBUTING.md")
+    session.bash(bring_back)
+    assert _deleted(session, tmp_path) == []
+    session.bash("rm CONTRIBUTING.md")
+    assert _deleted(session, tmp_path) == ["CONTRIBUTING.md"]
+
+
+def test_a_whole_tree_checkout_does_not_bring_back_a_deleted_file(tmp_path: Path):
+    """``git checkout .`` may not hold the file (one never committed): still deleted."""
+    session = ClaudeSession()
+    _rules_written(session)
+    session.bash("rm CONTRIBUTING.md")
+    session.bash("git checkout .")
+    assert _deleted(session, tmp_path) == ["CONTRIBUTING.md"]
+
+
+def test_a_commit_reporting_a_moved_rule_file_deleted_keeps_its_rules(tmp_path: Path):
+    """``git mv`` then a commit whose summary shows the old path deleted (git pairs a
+    rename only when the contents stayed alike): the rules moved, nothing was deleted."""
+    session = ClaudeSession()
+    _rules_committed(session)
+    session.bash("git mv CONTRIBUTING.md docs/CONTRIBUTING.md")
+    session.bash("git commit -m 'docs: move the rules'",
+                 "[main 2b3c4d5] docs: move the rules\n 2 files changed, 4 insertions(+), "
+                 "4 deletions(-)\n delete mode 100644 CONTRIBUTING.md\n"
+                 " create mode 100644 docs/CONTRIBUTING.md")
+    session.agent("Moved.")
+    assert _holds("circuit_breaker", _objects(session, tmp_path))
 
 
 def test_a_codex_heredoc_rule_file_removed_later_is_dropped(tmp_path: Path):
@@ -204,6 +260,8 @@ def test_a_sed_substitution_elsewhere_leaves_the_design(tmp_path: Path):
     ["git add src/mailer.py", "git checkout -- src/mailer.py"],  # restored from the index
     ["git commit -am 'retry'", "git reset --hard"],  # committed first
     ["git stash", "git stash pop"],  # put back
+    ["git restore -p src/mailer.py"],  # hunk by hunk: which ones went back is unknown
+    ["git checkout --patch -- src/mailer.py"],
 ])
 def test_what_git_keeps_or_brings_back_is_no_revert(tmp_path: Path, undo: list[str]):
     session = ClaudeSession()

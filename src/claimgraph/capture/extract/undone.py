@@ -442,7 +442,9 @@ def _files_named(text: str, files: Iterable[str]) -> list[str]:
 def deletions(view: SessionView) -> list[tuple[int, str]]:
     """(line, cited path) of each project file or folder a call that worked deleted: by its
     own words (``rm``, ``git rm``, a delete tool), or by git's report of a commit that took
-    the file out (``git revert`` of the commit that added it: `` delete mode 100644 x.md``)."""
+    the file out (``git revert`` of the commit that added it: `` delete mode 100644 x.md``).
+    A later ``git restore``/``git checkout -- <path>`` naming it that worked brought it back
+    (git refuses one it cannot); a whole-tree one is left out, as it may not hold the file."""
     found: list[tuple[int, str]] = []
     for _call, outcome, ops in session_ops(view):
         if outcome != OK:
@@ -452,7 +454,9 @@ def deletions(view: SessionView) -> list[tuple[int, str]]:
             if cited:
                 found.append((op.line, cited))
     found += _git_deleted(view)
-    return sorted(found)
+    back = [(line, path) for line, path in reverts(view) if path != "."]
+    return sorted((line, path) for line, path in found if not any(
+        at > line and _covers(named, path) for at, named in back))
 
 
 def _git_deleted(view: SessionView) -> list[tuple[int, str]]:
@@ -467,12 +471,32 @@ def _git_deleted(view: SessionView) -> list[tuple[int, str]]:
                 invocation.argv[:1] == ("git",) and invocation.argv[1:2] in _COMMITTING
                 for invocation in invocations(action.command or "")):
             continue  # ``git log --summary`` / ``git show`` tell of deletions long past
+        moved = _moved_from(view, action.line)
         for match in _GIT_DELETE_MODE.finditer(text):
             path = view.resolve(match["path"].strip())
             cited = view.own(path) if path else None
-            if cited:
+            if cited and cited not in moved:
                 found.append((action.line, cited))
     return found
+
+
+def _moved_from(view: SessionView, before: int) -> set[str]:
+    """Cited paths a ``git mv`` that worked before line ``before`` moved away: a commit that
+    reports one deleted (git pairs a rename only when the contents stayed alike) moved it."""
+    moved: set[str] = set()
+    for action in of_kind(view, SHELL):
+        if action.line >= before or action.outcome != OK or "git" not in (action.command or ""):
+            continue
+        for invocation in invocations(action.command or "", call_cwd(action.call)):
+            words = [word for word in invocation.argv[2:] if not word.startswith("-")]
+            if invocation.argv[:2] != ("git", "mv") or len(words) < 2:
+                continue
+            for word in words[:-1]:
+                path = view.resolve(word, invocation.cwd)
+                cited = view.own(path) if path else None
+                if cited:
+                    moved.add(cited)
+    return moved
 
 
 def _covers(reverted: str, path: str) -> bool:
@@ -532,6 +556,8 @@ def _discarded(argv: tuple[str, ...]) -> list[str]:
         return ["."] if not rest or rest[0] == "push" and not rest[1:] else []
     if words[1] == "reset":
         return ["."] if "--hard" in rest else []
+    if {"-p", "--patch"} & set(rest):
+        return []  # hunk by hunk, as the person chose: which went back is not known
     if "--" in rest:
         return rest[rest.index("--") + 1:] or []
     if words[1] == "checkout":
