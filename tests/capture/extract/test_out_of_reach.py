@@ -211,3 +211,29 @@ def test_a_later_failure_of_the_step_the_person_takes_up_is_read():
     session.prompt("never mind, I pushed it myself")
     [wall] = _walls(session)
     assert wall.endswith('"never mind, I pushed it myself"')
+
+
+def _refused_remote(command: str, then: str) -> Session:
+    session = Session()
+    session.prompt("Bring in the parser from the other repository")
+    session.bash(command, error=True, output=KEY_REFUSED)
+    session.prompt(then)
+    return session
+
+
+def test_another_repositorys_refused_remote_is_no_fact_of_this_project():
+    """A clone, or a fetch from a URL the line names, reaches another repository's remote:
+    what it refused says nothing of this project's own."""
+    assert _walls(_refused_remote("git clone git@example.org:vendor/parser.git",
+                                  "never mind the clone, I copied it in")) == []
+    assert _walls(_refused_remote("git fetch git@example.org:vendor/parser.git main",
+                                  "never mind the fetch, I copied it in")) == []
+    assert _walls(_refused_remote("git pull https://example.org/vendor/parser.git",
+                                  "forget the pull, I copied it in")) == []
+    assert _walls(_refused_remote("git -C ../parser fetch origin",
+                                  "never mind the fetch, I copied it in")) == []
+
+
+def test_the_projects_own_remote_by_its_name_still_counts():
+    [wall] = _walls(_refused_remote("git fetch origin", "never mind the fetch, I did it"))
+    assert wall.startswith("`git fetch` does not work from the agent's shell here")

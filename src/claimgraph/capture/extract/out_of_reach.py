@@ -32,8 +32,13 @@ from claimgraph.capture.extract.shell import command_text, invocations
 from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.logic.out_of_reach import Refusal, naming_sentence, refusals
 
-#: The git steps that talk to a remote over SSH, and so can meet a refused key.
-_REMOTE_STEPS = frozenset({"push", "pull", "fetch", "clone", "ls-remote"})
+#: The git steps that talk to the project's remote over SSH, and so can meet a refused key.
+#: (``clone`` is left out: it reaches another repository, or another copy, never this one.)
+_REMOTE_STEPS = frozenset({"push", "pull", "fetch", "ls-remote"})
+#: A remote named by its address (``git@host:owner/repo.git``, ``https://…``, ``ssh://…``)
+#: rather than by the project's configured name: another repository's, as far as the line
+#: tells.
+_REMOTE_URL = lazy_regex(r"^(?:[a-z][\w+.-]*://|[\w.-]+@[\w.-]+:)", re.IGNORECASE)
 #: The person telling the agent to install the missing program: not a limit of the place
 #: ("it isn't installed here" says the wall).
 _INSTALL = lazy_regex(r"\binstall(?!ed)", re.IGNORECASE)
@@ -64,11 +69,13 @@ def out_of_reach_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 def _step(command: str, refusal: Refusal) -> tuple[str, ...] | None:
     """The step the refusal stopped, as the words that name it (``("git", "push")``,
-    ``("docker",)``), when the command line itself ran it."""
+    ``("docker",)``), when the command line itself ran it; a refused key only on the way
+    to the project's own remote (a configured name, not another repository's address)."""
     runs = [run.argv for run in invocations(command)]
     if refusal.kind == "ssh-key":
         steps = {("git", argv[1]) for argv in runs
-                 if len(argv) > 1 and argv[0] == "git" and argv[1] in _REMOTE_STEPS}
+                 if len(argv) > 1 and argv[0] == "git" and argv[1] in _REMOTE_STEPS
+                 and not any(_REMOTE_URL.match(word) for word in argv[2:])}
         return steps.pop() if len(steps) == 1 else None
     program = "docker" if refusal.kind == "docker-daemon" else refusal.program
     ran = any(argv and posixpath.basename(argv[0]) == program for argv in runs)
