@@ -8,7 +8,8 @@ own words"):
 
 - **Is it said as settled?** A sentence that guesses or leaves the matter open is not a
   decision: a modal of possibility ("could", "would", "ought to", "should work"), a hope or an
-  assumption ("hopefully", "assuming", "in theory"), an alternative between two states of the
+  assumption ("hopefully", "assuming", "in theory"), an outcome expected ("is expected to
+  fix it"; "callers are expected to close it" is a duty), an alternative between two states of the
   world ("either … or", "or its CI hasn't …", "or not", "whether …"), a statement under a
   condition nobody checked ("the build passes if the cache is warm", "unless upstream changed
   it") and a question. A condition is a rule's scope, not a guess, when the sentence directs
