@@ -413,3 +413,32 @@ def test_a_rewrite_the_state_cannot_tell_apart_is_told_by_the_bytes(tmp_path):
     marks.marks[configured.settings_mark(path)]["state"] = configured.file_state(os.stat(path))
     assert configured.refusal(environ, marks.get) is None
     assert configured.block_settings(environ, marks.get)[1:] == (True, None)
+
+
+@pytest.mark.parametrize("text", ["half_life_days = 30\n", "half_life_days = -1\n"])
+def test_a_stamp_from_before_the_digest_is_read_once_more_then_holds(tmp_path, text):
+    """After an upgrade the stamps hold no digest. Until the curator stamps the file again,
+    such a stamp is neither a refusal (a refused file would otherwise never be judged anew)
+    nor gone: the hook keeps the values it holds and has one curator read the file; that
+    curator's stamp replaces the old one (it differs), and from then on the file counts as
+    read, so no further curator is started for it."""
+    from claimgraph.curator.shortlists import leave_stamp
+    from claimgraph.store.memory import MemoryStore
+
+    environ = env_for(tmp_path)
+    path = write_config(environ, "half_life_days = 30\n", True)
+    key = configured.settings_mark(path)
+    store = MemoryStore()
+    leave_stamp(store, settings_stamp(environ, settled(path), no_mark))
+    path = write_config(environ, text, True)
+    new = settings_stamp(environ, settled(path), store.get_mark)
+    old = {k: v for k, v in new.items() if k != "digest"}  # as the previous version wrote it
+    store.set_mark(key, old)
+    assert configured.block_settings(environ, store.get_mark) == (
+        DEFAULTS | {HALF_LIFE: 30.0}, True, None)
+    assert configured.refusal(environ, store.get_mark) is None
+    leave_stamp(store, settings_stamp(environ, settled(path), store.get_mark))
+    assert store.get_mark(key) == new
+    values, changed, refused = configured.block_settings(environ, store.get_mark)
+    assert values == DEFAULTS | {HALF_LIFE: 30.0} and not changed
+    assert refused == new.get("refused") and configured.refusal(environ, store.get_mark) == refused

@@ -139,3 +139,20 @@ def test_commands_other_than_mcp_never_load_the_mcp_sdk(memory, argv):
 def test_mcp_help_works_without_starting_a_server(ok):
     assert "MCP server" in ok("mcp", "--help").out
 
+
+
+def test_recall_names_a_teammate_once(memory, ok, db):
+    """A synced fact's line already says whom it is from (``fact_line``): the tier label is
+    not added again."""
+    from claimgraph.core import Shell
+    from claimgraph.core.ingest import ingest
+    from claimgraph.opening import open_store
+    store = open_store(str(db))
+    try:
+        ingest(Shell(store), [{"subject": "billing", "predicate": "depends-on",
+                               "object": "ledger-svc", "scope": memory,
+                               "source_type": "sync:w-ada"}])
+    finally:
+        store.close()
+    line = next(x for x in ok("recall", "ledger-svc").out.splitlines() if "ledger-svc" in x)
+    assert line.count("w-ada") == 1, line

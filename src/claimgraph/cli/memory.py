@@ -90,6 +90,7 @@ def run_recall(ctx: Invocation, args: argparse.Namespace) -> int:
                    fetch_evidence=Sidecars(ctx.db_path).get_evidence, limit=args.limit)
     log_surfaced(ctx, "recall", [f["id"] for f in found["facts"]])
     from claimgraph.logic.present_records import fact_json, fact_line
+    from claimgraph.logic.trust_tiers import teammate_writer
     from claimgraph.logic.trust_tiers import tier as trust_tier
 
     if ctx.json:  # each fact names how it was learned, as the context block's lines do
@@ -98,8 +99,9 @@ def run_recall(ctx: Invocation, args: argparse.Namespace) -> int:
         return 0
     emit(f"answered from {found['tier']}" if found["tier"] != "nothing"
          else f"nothing in memory about {found['query']!r}")
-    for fact in found["facts"]:
-        emit(f"  {fact_line(fact)} [{trust_tier(fact)}]")
+    for fact in found["facts"]:  # a teammate's line already says whom it is from
+        tier = "" if teammate_writer(fact) else f" [{trust_tier(fact)}]"
+        emit(f"  {fact_line(fact)}{tier}")
     for episode in found["episodes"]:
         emit(f"  session {episode['ref']}: {episode.get('summary') or '(no summary)'}")
     for hit in found["evidence"]:

@@ -38,9 +38,8 @@ class MemoryStore(MemoryPurge, StoreDefaults):
     def __init__(self) -> None:
         self._journal = Journal()
         self._s: dict[str, dict[Any, Any]] = {
-            name: Table(self._journal) for name in TABLES}
+            name: Table(self._journal, counted=name != "marks") for name in TABLES}
         self.depth = 0
-        self._writes, self._seen = 0, self._fingerprint()
 
     # --- transactions and marks ----------------------------------------------------
     @reentrant
@@ -71,15 +70,9 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                 if key.startswith(prefix)}
 
     def write_count(self) -> int:
-        """Counted when read: the state (marks aside) is compared with the one seen last, so
-        several writes between two reads move it once (it still moves, and never back)."""
-        now = self._fingerprint()
-        if now != self._seen:
-            self._writes, self._seen = self._writes + 1, now
-        return self._writes
-
-    def _fingerprint(self) -> str:
-        return repr({k: v for k, v in self._s.items() if k != "marks"})
+        """Bumped by the writes the tables report (``store.memory_journal``): each outside a
+        transaction, once per committed transaction that wrote; marks never move it."""
+        return self._journal.writes
 
     # --- entities ------------------------------------------------------------------
     def insert_entity(self, entity: Record) -> Record:

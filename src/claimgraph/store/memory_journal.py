@@ -20,12 +20,17 @@ A table's order of insertion is part of what the store answers (``episode_neighb
 ``all_facts``): a key put back after a deletion would land at the end, so the first deletion
 in a table within a transaction also keeps the table's order of keys, and a rollback restores
 it (a transaction that deletes costs the size of that table; deletions are purges, rare).
+
+The same reports keep the store's write counter (``Store.write_count``): a change to a table
+other than marks bumps it at once outside a transaction, and once when a transaction that made
+one commits (a rolled-back one leaves it as it was). So reading the counter costs nothing,
+whatever the store holds.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any, Iterable
+from typing import Any, Sequence
 
 #: The memory store's tables.
 TABLES = ("entities", "facts", "episodes", "predicates", "marks", "audit")
@@ -39,27 +44,44 @@ class Journal:
         self.open = False
         self.saved: dict[tuple[int, Any], tuple[Table, Any, Any]] = {}
         self.orders: dict[int, tuple[Table, list[Any]]] = {}
+        #: The write counter, and whether the open transaction changed a counted table.
+        self.writes, self.written = 0, False
 
     def begin(self) -> None:
         self.open = True
 
     def end(self) -> None:
+        """Close the transaction: it committed unless ``undo`` ran first."""
         self.open = False
         self.saved.clear()
         self.orders.clear()
+        if self.written:
+            self.writes, self.written = self.writes + 1, False
+
+    def changing(self, table: Table) -> None:
+        """A change to ``table`` is about to be made: count it (marks never count)."""
+        if not table.counted:
+            return
+        if self.open:
+            self.written = True
+        else:
+            self.writes += 1
 
     def before(self, table: Table, key: Any) -> None:
         """Keep ``table[key]`` as it is now, unless this transaction kept it already."""
+        self.changing(table)
         if not self.open or (id(table), key) in self.saved:
             return
         old = dict.get(table, key, _ABSENT)
         self.saved[(id(table), key)] = (table, key, old if old is _ABSENT else _plain(old))
 
-    def before_removal(self, table: Table, keys: Iterable[Any]) -> None:
+    def before_removal(self, table: Table, keys: Sequence[Any]) -> None:
         """Keep ``keys``' values and, the first time, the table's order of keys: until then
         the transaction only added keys (at the end) or replaced values (in place), so the
         keys it found keep their first order in it."""
         if not self.open:
+            if keys:
+                self.changing(table)
             return
         if id(table) not in self.orders:
             self.orders[id(table)] = (table, list(dict.keys(table)))
@@ -67,7 +89,9 @@ class Journal:
             self.before(table, key)
 
     def undo(self) -> None:
-        """Put back every value kept, then the order of each table a key left."""
+        """Put back every value kept, then the order of each table a key left; what was put
+        back was never written, so the counter does not move for it."""
+        self.written = False
         for table, key, old in self.saved.values():
             if old is _ABSENT:
                 dict.pop(table, key, None)
@@ -87,11 +111,11 @@ def _plain(value: Any) -> Any:
 class Table(dict):  # type: ignore[type-arg]
     """A table of the memory store: rows by key, each change told to the journal first."""
 
-    __slots__ = ("journal",)
+    __slots__ = ("journal", "counted")
 
-    def __init__(self, journal: Journal) -> None:
+    def __init__(self, journal: Journal, counted: bool = True) -> None:
         super().__init__()
-        self.journal = journal
+        self.journal, self.counted = journal, counted
 
     def stored(self, key: Any, value: Any) -> Any:
         """What the table keeps for ``value``: a dict becomes a ``Row`` of this table."""

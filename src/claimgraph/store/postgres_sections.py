@@ -44,7 +44,7 @@ _ORDER = {
     "left_out": "reason COLLATE \"C\", id",
     "conflicts": "id",
 }
-_RANKED_ORDER = "effective DESC, name, id"
+_RANKED_ORDER = "effective DESC, name COLLATE \"C\", id"
 #: The narrowing's text, case-blind in the subject's name or the object.
 _FOLD = "translate({}, %(upper)s, %(lower)s)"
 _TEXT_MATCH = ("(strpos(" + _FOLD.format("coalesce(s.name, '')") + ", "
