@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.terminal import without_escapes
 
 #: git's words when the remote refused the agent's SSH key (``git push``, ``git fetch``).
 _SSH_KEY = lazy_regex(r"Permission denied \(publickey[^)\n]*\)")
@@ -28,7 +29,6 @@ _MISSING = lazy_regex(r"^(?:.*?:\s*)?(?:(?P<bash>[A-Za-z][\w.+-]{0,40}): command
 _SANDBOX = lazy_regex(r"sandbox denied|failed in sandbox", re.IGNORECASE)
 #: Words one of the refusals above always contains: a cheap test before any regex.
 _CUES = ("publickey", "Docker daemon", "command not found")
-_ANSI = lazy_regex(r"\x1b\[[0-9;]*[A-Za-z]")
 #: What follows a word when it names another thing than the step: a ``pull request``.
 _ANOTHER_THING = lazy_regex(r"\s+requests?\b", re.IGNORECASE)
 _SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+|\n+")
@@ -61,7 +61,7 @@ def refusals(output: str) -> list[Refusal]:
     """The walls an output shows, in a fixed order; none for a sandbox's refusal."""
     if not any(word in (output or "") for word in _CUES):
         return []  # most failures say none of these: no regex runs over their output
-    text = _ANSI.sub("", output)
+    text = without_escapes(output)
     if _SANDBOX.search(text):
         return []
     # only the refusal's own words: the account, host, socket address or script path around

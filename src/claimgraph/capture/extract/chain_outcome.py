@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.terminal import without_escapes
 
 from claimgraph.capture.extract.commands import kind_of
 from claimgraph.capture.extract.session import FAILED, OK
@@ -35,7 +35,6 @@ from claimgraph.capture.extract.shell import Invocation, unwrap
 CHECK_KINDS = frozenset({"test", "lint", "format"})
 #: Commands that only prepare the ones after them (their outcome is nobody's lesson).
 _SETUP = frozenset({"cd", "source", ".", "export", "set"})
-_ANSI = lazy_regex(r"\x1b\[[0-9;]*[A-Za-z]")
 
 #: What a runner prints when it failed: its own words, not any tool's ("error:").
 _FAILED_BY: dict[str, re.Pattern[str]] = {
@@ -81,7 +80,7 @@ def chain_outcomes(found: Sequence[Invocation], outcome: str, output: str,
         return [(inv, OK) for inv in parts if _check(inv) and (pipefail or not inv.piped)]
     if outcome != FAILED or (not pipefail and any(inv.piped for inv in parts)):
         return []
-    failed = _failed_part(parts, _ANSI.sub("", output))
+    failed = _failed_part(parts, without_escapes(output))
     if failed is None or not _check(parts[failed]):
         return []
     passed = [(inv, OK) for inv in parts[:failed] if _check(inv)]

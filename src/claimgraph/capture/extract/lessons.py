@@ -49,6 +49,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.terminal import without_escapes
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.by_hand import hand_installs
@@ -86,7 +87,6 @@ _NOT_FOUND = lazy_regex(r"(?P<name>[^\s:]+|\$'[^']*'|[‘'][^’']*[’']):\s*"
                         r"(?P<what>command not found|No such file or directory)")
 #: Kinds of command that only report (commands.py): never the fix of another failure.
 _CHECKS = frozenset({"test", "lint"})
-_ANSI = lazy_regex(r"\x1b\[[0-9;?]*[A-Za-z]")
 _FAILED_OUTPUT = lazy_regex(
     r"\b(?:FAILED|FAIL|[1-9]\d* (?:failed|failures?|errors?)|Traceback|panicked|"
     r"npm ERR!|error(?:\[\w+\])?:|ERROR\b|✘|✗)", re.MULTILINE)
@@ -471,7 +471,7 @@ def _without_prefix(view: SessionView, run: _Run,
 def _shown_by(view: SessionView, run: _Run) -> str:
     """What ``run``'s result showed, flattened for a substring test."""
     result = view.results.get(run.call.call_id or "")
-    return _flat(_ANSI.sub("", result.text if result else ""))
+    return _flat(without_escapes(result.text if result else ""))
 
 
 def _still_shows(window: _Window, now: str) -> bool:
@@ -498,7 +498,7 @@ def run_verdict(view: SessionView, call: Event) -> str:
     if outcome != OK or not runs or not runs[-1].piped:
         return outcome
     result = view.results.get(call.call_id or "")
-    text = _ANSI.sub("", result.text if result else "")
+    text = without_escapes(result.text if result else "")
     if _FAILED_OUTPUT.search(text) and not re.search(r"\b0 (?:failures|failed|errors)\b", text):
         return FAILED
     return OK if _PASSED_OUTPUT.search(text) else UNKNOWN
@@ -606,7 +606,7 @@ def _program_missing(argv: tuple[str, ...], text: str, code: int | None) -> bool
     script's first line names with a carriage return (``/usr/bin/env: 'bash\\r': No such
     file or directory``: the script's line endings), a line of the script run as a command
     (``$'\\r': command not found``): the program ran, and its files are what failed."""
-    text = _ANSI.sub("", text)
+    text = without_escapes(text)
     if "command not found" not in text and (
             code not in _MISSING_PROGRAM or "No such file or directory" not in text):
         return code in _MISSING_PROGRAM  # no name to read: the pattern below would find none
@@ -835,7 +835,7 @@ def telling_line(text: str) -> tuple[str, int] | None:
 
 
 def _telling_line(text: str) -> tuple[str, int] | None:
-    text = _ANSI.sub("", text).replace("\\n", "\n")
+    text = without_escapes(text).replace("\\n", "\n")
     lines = [line.strip() for line in text.splitlines()]
     lines = [line for line in lines if sum(char.isalnum() for char in line) >= 6
              and len(line) <= _MAX_ERROR_LINE
