@@ -11,14 +11,17 @@ it). Either way the text is the agent's and the approval is the person's (docs/c
 Of such a plan only the choices it makes are kept, as decisions (``x/decided``):
 
 - the items of a section that says it holds them ("Decisions", "Design decisions",
-  "Approach", "Key choices", "Conventions"): a bullet, or a labelled line ("**Plan format**:
-  free-form markdown"); its nested details are the item's, not decisions of their own;
-- the plan's stated goal or decision as a labelled line ("**Goal**: …", "**Decision**: …").
+  "Approach", "Key choices", "Conventions"), each whole, numbered or not (a bullet, or a
+  labelled line: "**Plan format**: free-form markdown"); its nested details are the item's,
+  not decisions of their own;
+- the sentences of the plan's stated goal or decision as a labelled line ("**Goal**: …",
+  "**Decision**: …"), but one that leans on the sentence before it ("This applies …").
 
 A step of the work is never a decision: an item that starts with an action on the code ("Add
-…", "Create …", "Update …", "Run the tests"), a file list (an item led by a path), a numbered
-step, a code block, and every section about steps, files, changes, verification, tests, risks,
-open questions or alternatives. Each kept sentence must also pass the reviewer's guards on
+…", "Create …", "Update …", "Run the tests") unless it says the action stands ("whenever
+possible", "always", "before every commit": a rule), a file list (an item led by a path), a
+code block, and every section about steps, files, changes, verification, tests, risks, open
+questions or alternatives, or titled as one step ("1. Install X", "Step 2: …"). Each kept sentence must also pass the reviewer's guards on
 the agent's words (``logic.agent_said``: speculative, offered, question, fragment, own
 activity, a description of the code as it is) and the note's form checks (``claim_mood``).
 
@@ -89,8 +92,13 @@ _STEP = lazy_regex(
     r"benchmark|profile|cover|mock|stub|assert|expect|then|next|first|finally|after|before|"
     r"step|phase|also|optionally)\b", re.IGNORECASE)
 #: An item led by a path or a code span naming a file: a file list's entry.
-_FILE_LED = lazy_regex(r"^(?:\*\*)?`?(?:[\w@.-]+/)+[\w@.-]*`?|^(?:\*\*)?`?[\w@-]+\.[a-z]{1,5}`?"
-                       r"(?:\*\*)?\s*(?:[-–—:(]|$)", re.IGNORECASE)
+_FILE_LED = lazy_regex(r"^(?:\*\*)?(?:`[^`\s]*[/.][^`\s]*`|(?:[\w@.-]+/)*[\w@-]+\.[a-z]{1,5}\b)"
+                       r"(?:\*\*)?\s*(?:[-–—:(]|\((?:new|modified)|$)", re.IGNORECASE)
+#: What makes an action a standing rule rather than a step ("Add `#[derive(Default)]`
+#: whenever possible", "Run the formatter before every commit").
+_STANDING = lazy_regex(r"\b(?:always|never|whenever|wherever|every\s+(?:time|\w+)|"
+                       r"by default|only (?:when|if)|must|instead of|rather than)\b",
+                       re.IGNORECASE)
 _MARKDOWN = lazy_regex(r"\*\*|__")
 #: A sentence that leans on the one before it ("This applies at every level"): alone, it
 #: says nothing the next session can act on.
@@ -165,20 +173,30 @@ def plan_decisions(text: str) -> Iterator[str]:
     """The choices a plan's text makes, in order, each once (see the module's docstring)."""
     seen: set[str] = set()
     for item in _decision_items(text):
-        for sentence in _sentences(item):
-            key = sentence.lower()
-            if key not in seen and decision_form(sentence):
-                seen.add(key)
-                yield sentence
+        said = " ".join(item.split()).rstrip(" .;")
+        key = said.lower()
+        if key not in seen and decision_form(said):
+            seen.add(key)
+            yield said
 
 
 def _decision_items(text: str) -> Iterator[str]:
-    """The items of the decision sections (top-level bullets and labelled lines) and every
-    settling labelled line ("**Goal**: …"), outside code blocks."""
+    """The items of the decision sections (top-level bullets and labelled lines, with the
+    lines they wrap onto) and every settling labelled line ("**Goal**: …"), outside code
+    blocks."""
     inside = False  # under a decision section's heading
     fenced = False
     top: int | None = None  # the indent of the section's first item: deeper is a detail
+    item: list[str] = []  # the open item's lines
     for line in text.splitlines():
+        bullet = _BULLET.match(line)
+        if item and line.strip() and not bullet and line[:1].isspace() and not fenced \
+                and not _HEADING.match(line):
+            item.append(line.strip())  # the item wraps onto this line
+            continue
+        if item:
+            yield _labelled_item(" ".join(item))
+            item = []
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
             continue
@@ -192,18 +210,17 @@ def _decision_items(text: str) -> Iterator[str]:
             top = None
             continue
         labelled = _LABELLED.match(line)
-        if labelled and _SETTLING_LABEL.match(labelled["label"].strip()) \
-                and not _BULLET.match(line):
-            yield labelled["text"]
+        if labelled and _SETTLING_LABEL.match(labelled["label"].strip()) and not bullet:
+            yield from _sentences(labelled["text"])
             continue
-        bullet = _BULLET.match(line)
         if not inside or not bullet:
             continue
         indent = len(bullet["indent"])
         top = indent if top is None else top
-        if indent > top or bullet["mark"][0].isdigit():
-            continue  # a detail of the item above, or a numbered step of a sequence
-        yield _labelled_item(bullet["text"])
+        if indent <= top:  # deeper: a detail of the item above
+            item = [bullet["text"]]
+    if item:
+        yield _labelled_item(" ".join(item))
 
 
 def _numbered_title(title: str) -> bool:
@@ -225,9 +242,10 @@ def decision_form(sentence: str) -> bool:
     file list's entry, a report of the agent's turn, advice to the person, nor anything the
     agent-said guards or the note's form checks turn away."""
     plain = sentence.strip()
-    if not plain or plain.endswith(":") or _STEP.match(plain) or _FILE_LED.match(plain) \
-            or _LEANS.match(plain):
+    if not plain or plain.endswith(":") or _FILE_LED.match(plain) or _LEANS.match(plain):
         return False
+    if _STEP.match(plain) and not _STANDING.search(plain):
+        return False  # an action on the work, said once: a step (a standing one is a rule)
     if agent_report(plain) or addresses_person(plain):
         return False
     return not (not_a_fact(plain) or not_standing(plain))
