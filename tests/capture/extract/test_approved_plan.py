@@ -143,3 +143,23 @@ def test_code_blocks_and_weighed_sections_are_not_decisions():
     plan = ("# Plan\n\n## Design alternatives\n\n- Use Redis for the cache\n\n## Approach\n\n"
             "```python\n- Use this in a code block\n```\n- Prefer one process per worker\n")
     assert list(plan_decisions(plan)) == ["Prefer one process per worker"]
+
+
+def test_a_conventions_numbered_items_are_its_rules_with_the_lines_they_wrap_onto():
+    plan = ("# Constructor convention\n\n## Convention\n\n"
+            "1. **Derive `Default` whenever possible.** Exception: construction can\n"
+            "   fail.\n"
+            "2. **`new()` delegates to `Self::default()`**, never the reverse.\n"
+            "3. Update `AGENTS.md` with the rule\n\n"
+            "## Changes\n\n### 1. Refactor `StdIO`\n\n- Use `Self::default()` in `new()`\n")
+    assert list(plan_decisions(plan)) == [
+        "Derive `Default` whenever possible. Exception: construction can fail",
+        "`new()` delegates to `Self::default()`, never the reverse"]
+
+
+def test_a_prose_pair_is_no_file_path_but_a_file_list_entry_is_no_decision():
+    plan = ("# Plan\n\n## Design decisions\n\n"
+            "- Parameterized/fallible constructors take their arguments in `new(args)`\n"
+            "- `src/store.py` — holds the store\n")
+    assert list(plan_decisions(plan)) == [
+        "Parameterized/fallible constructors take their arguments in `new(args)`"]

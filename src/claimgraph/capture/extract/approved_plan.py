@@ -21,9 +21,10 @@ A step of the work is never a decision: an item that starts with an action on th
 …", "Create …", "Update …", "Run the tests") unless it says the action stands ("whenever
 possible", "always", "before every commit": a rule), a file list (an item led by a path), a
 code block, and every section about steps, files, changes, verification, tests, risks, open
-questions or alternatives, or titled as one step ("1. Install X", "Step 2: …"). Each kept sentence must also pass the reviewer's guards on
-the agent's words (``logic.agent_said``: speculative, offered, question, fragment, own
-activity, a description of the code as it is) and the note's form checks (``claim_mood``).
+questions or alternatives, or titled as one step ("1. Install X", "Step 2: …"). Each kept
+item must also pass the reviewer's guards on the agent's words (``logic.agent_said``:
+speculative, offered, question, fragment, own activity, a description of the code as it is)
+and the note's form checks (``claim_mood``).
 
 A plan the person turned down is not read, and of a plan revised and approved again (the same
 title) only the last approved version counts. What the session did after the approval is

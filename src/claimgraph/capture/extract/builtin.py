@@ -79,7 +79,8 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     git_ignored_candidates, out_of_reach_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
-    approved_plan_candidates, check_candidates, check_chain_candidates, structure_candidates, module_index_candidates)
+    approved_plan_candidates, check_candidates, check_chain_candidates, structure_candidates,
+    module_index_candidates)
 MAX_EVIDENCE = 3
 #: What the view remembers that ``digest`` reads again after the rules
 #: (``SessionView.forget_except``); the rest (the summaries' failed outputs, the requests'
