@@ -51,23 +51,43 @@ def test_a_plans_decisions_are_its_choices_never_its_steps_files_or_offers():
     assert set(plan_decisions(PLAN)) == CHOSEN
 
 
-def test_an_approved_plans_decisions_are_agent_notes_with_the_approval_on_record():
+#: What the session left after carrying the plan out: the code bears its decisions out.
+STORE = ('"""Sessions live in SQLite, not JSON files: sessions expire after 30 days of '
+         'inactivity."""\nimport sqlite3\nPATH = "data/sessions.sqlite3"\n'
+         "EXPIRY_DAYS = 30  # of inactivity\n")
+
+
+def _carried_out(plan: str = PLAN) -> tuple[Session, int]:
     session = Session()
     session.prompt("Sessions get lost on restart, plan a fix.")
-    call = session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
+    call = session.tool("ExitPlanMode", {"plan": plan}, output=APPROVED)
+    session.write(f"{ROOT}/src/store.py", STORE)
+    return session, call.line
+
+
+def test_an_approved_plans_decisions_are_agent_notes_with_the_approval_on_record():
+    session, line = _carried_out()
     kept = _kept(session.extract())
     assert {c["object"] for c in kept} == CHOSEN
     for found in kept:
         assert found["source_type"] == "agent-note"
         assert found["predicate"] == "x/decided"
-        assert found["approved"] == call.line + 1  # the result that says approved
-        assert found["evidence"][0].startswith(f"transcript#L{call.line}:")
+        assert found["approved"] == line + 1  # the result that says approved
+        assert found["evidence"][0].startswith(f"transcript#L{line}:")
         assert "approved your plan" in found["evidence"][1]
+
+
+def test_the_approval_alone_does_not_make_a_decision_a_fact():
+    """Approved and never carried out (the session ended first): a lead, not a fact."""
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
+    assert _kept(session.extract()) == []
 
 
 def test_a_plan_the_person_turned_down_is_not_read():
     session = Session()
     session.tool("ExitPlanMode", {"plan": PLAN}, error=True, output=REFUSED)
+    session.write(f"{ROOT}/src/store.py", STORE)
     assert _kept(session.extract()) == []
 
 
@@ -78,15 +98,15 @@ def test_only_the_last_approved_version_of_a_revised_plan_counts():
     session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
     session.prompt("Actually we already run Postgres, use that.")
     session.tool("ExitPlanMode", {"plan": revised}, output=APPROVED)
+    session.write(f"{ROOT}/src/store.py", STORE.replace("import sqlite3", "import psycopg")
+                  .replace("in SQLite", "in PostgreSQL, not SQLite"))
     objects = {c["object"] for c in _kept(session.extract())}
     assert "Use PostgreSQL for session storage, not SQLite" in objects
     assert "Use SQLite for session storage, not JSON files" not in objects
 
 
 def test_a_decision_a_later_edit_reversed_is_dropped():
-    session = Session()
-    session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
-    session.write(f"{ROOT}/src/store.py", 'PATH = "data/sessions.sqlite3"\n')
+    session, _ = _carried_out()
     session.edit(f"{ROOT}/src/store.py", 'PATH = "data/sessions.sqlite3"',
                  'PATH = "var/sessions.db"')
     objects = {c["object"] for c in _kept(session.extract())}
@@ -106,13 +126,20 @@ def test_a_plan_handed_over_to_a_new_context_is_read_from_the_harness_message(tm
     text = ("Implement the following plan:\n\n" + PLAN + "\n\nIf you need specific details from "
             "before exiting plan mode (like exact code snippets), read the full transcript at: "
             "/home/dev/.claude/projects/x.jsonl")
+    write = {"type": "tool_use", "id": "w1", "name": "Write",
+             "input": {"file_path": f"{ROOT}/src/store.py", "content": STORE}}
     records = [
         {"type": "user", "uuid": "u1", "sessionId": "s1", "cwd": ROOT,
          "timestamp": "2026-01-01T10:00:00.000Z", "planContent": PLAN,
          "message": {"role": "user", "content": text}},
         {"type": "assistant", "uuid": "a1", "sessionId": "s1", "cwd": ROOT,
          "timestamp": "2026-01-01T10:00:05.000Z",
-         "message": {"role": "assistant", "content": [{"type": "text", "text": "On it."}]}},
+         "message": {"role": "assistant", "content": [write]}},
+        {"type": "user", "uuid": "u2", "sessionId": "s1", "cwd": ROOT,
+         "timestamp": "2026-01-01T10:00:06.000Z",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "w1",
+              "content": "File created successfully at: " + f"{ROOT}/src/store.py"}]}},
     ]
     path = tmp_path / "session.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")

@@ -32,9 +32,11 @@ title) only the last approved version counts. What the session did after the app
 
 The facts carry the agent's source (``agent-note``, trusted least) and a record that the person
 approved them: the evidence cites the plan and the line of the approval, and ``approved`` holds
-that line. ``corroborate`` takes the approval as what backs the note at capture (the person
-agreed to it, the rubric's test); the context block and recall still show an agent's note only
-once a later capture corroborates it (``logic.trust_tiers.shown``).
+that line. The approval does not stand in for the record: like every agent's note, a decision
+is kept only when the session bore it out (``corroborate``: what it names is in a file the
+session left, or the person said it in their own words), and the context block and recall
+show it only once a later capture reinforces it (``logic.trust_tiers.shown``). A plan approved
+and then never carried out is a lead, not a fact.
 """
 
 from __future__ import annotations
@@ -45,7 +47,6 @@ from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.actions import of_kind
-from claimgraph.capture.extract.corroborate import APPROVED
 from claimgraph.capture.extract.prose import sentences
 from claimgraph.capture.extract.session import (
     SessionView, candidate, short_quote, transcript_evidence)
@@ -56,6 +57,8 @@ from claimgraph.logic.claim_mood import not_a_fact
 from claimgraph.logic.lazy_regex import lazy_regex
 
 RULE, DECIDED = "approved_plan", "x/decided"
+#: The candidate's field holding the transcript line where the person approved the plan.
+APPROVED = "approved"
 #: The harness's words for an approved plan (ExitPlanMode's result) and a handed-over one.
 _APPROVED = ("User has approved", "User approved")
 _HANDED_OVER = lazy_regex(r"^\s*Implement the following plan:\s*", re.IGNORECASE)

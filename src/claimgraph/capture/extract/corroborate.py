@@ -17,9 +17,6 @@ states: the session carried it out, or the user agreed to it. So a note stands o
   it;
 - or the user's own words say it: one message they typed shares most of its words (the agent
   restating the user's decision, or the user agreeing to the agent's words after them);
-- or the person approved it: a decision of a plan they approved (``approved_plan``, its
-  ``approved`` line) is what they agreed to -- the guards above and the end-state checks
-  still apply;
 - and no later edit replaced it: a thing it names that the session's edits took out of a file
   after the note, and that the file's end state lacks, makes the note stale;
 - a file's role (``x/role``) is kept only when the user named that file or asked for an
@@ -52,8 +49,6 @@ from claimgraph.logic.agent_said import not_standing
 from claimgraph.logic.claim_mood import asks_for_account, finding, not_a_fact
 
 AGENT = "agent-note"
-#: A note's field holding the line where the person approved it (``approved_plan``).
-APPROVED = "approved"
 ROLE, LESSON = "x/role", "core/failure-mode"
 #: What is said in a sentence of the agent's, which a reviewer's guards read
 #: (``logic.agent_said``); a stance's object is a name ("`load_config()`"), not a sentence.
@@ -211,8 +206,6 @@ def unsupported(found: Mapping[str, object], line: int | None, record: Record) -
         return None if _role_asked(path, line, record) else "unasked"
     if line is not None and replaced_later(text, line, record):
         return "replaced"
-    if found.get(APPROVED) is not None:
-        return None  # a decision of a plan the person approved: they agreed to it
     return None if backed(text, record) else "uncorroborated"
 
 
