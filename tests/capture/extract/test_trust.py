@@ -10,10 +10,12 @@ from claimgraph.capture.extract.trust import TRUST
 from .extract_helpers import Session
 
 
-def test_only_the_users_own_words_are_user_assertions_and_only_summaries_agent_notes():
+def test_only_the_users_own_words_are_user_assertions_and_the_agents_words_agent_notes():
+    """The agent's summaries and the plans the person approved are the agent's words: the
+    approval is kept with them, it does not make them the user's."""
     users = {name.split(".")[0] for name, t in TRUST.items() if t.source_type == "user-assertion"}
     agents = {name.split(".")[0] for name, t in TRUST.items() if t.source_type == "agent-note"}
-    assert users == {"statements", "answers"} and agents == {"summaries"}
+    assert users == {"statements", "answers"} and agents == {"summaries", "approved_plan"}
 
 
 def test_a_candidate_takes_its_trust_from_the_table_and_may_not_choose_its_source():

@@ -21,6 +21,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``workflow``: the task-runner recipes, scripts and CI steps, as the session left them;
 - ``dependencies``: what the manifests the session wrote or read declare;
 - ``summaries``: the agent's own summaries (decisions, fixes, what files are for), trusted least;
+- ``approved_plan``: the decisions of a plan the person approved (the agent's words, trusted as
+  such, with a record of the approval);
 - ``tooling``: the test/lint/build commands that worked and packages installed;
 - ``checks``: the checks the session ran together in one passing line, its gate;
 - ``structure``: where the names the conversation talks about are defined.
@@ -42,6 +44,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from claimgraph.capture.events import Transcript
 from claimgraph.capture.extract.answers import answer_candidates
+from claimgraph.capture.extract.approved_plan import approved_plan_candidates
 from claimgraph.capture.extract.attached_evidence import noted
 from claimgraph.capture.extract.causes import cause_candidates
 from claimgraph.capture.extract.check_chains import check_chain_candidates
@@ -76,7 +79,8 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     git_ignored_candidates, out_of_reach_candidates,
     refutation_candidates, git_state_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
-    check_candidates, check_chain_candidates, structure_candidates, module_index_candidates)
+    approved_plan_candidates, check_candidates, check_chain_candidates, structure_candidates,
+    module_index_candidates)
 MAX_EVIDENCE = 3
 #: What the view remembers that ``digest`` reads again after the rules
 #: (``SessionView.forget_except``); the rest (the summaries' failed outputs, the requests'

@@ -52,6 +52,7 @@ TRUST: dict[str, Trust] = {
     "dev-server": Trust("observation", 0.6, SEEN),
     # the agent's own words: trusted least, shown only once corroborated
     "summaries": Trust("observation", 0.5, AGENT),
+    "approved_plan": Trust("commitment", 0.55, AGENT),  # a decision of a plan the user approved
 }
 
 

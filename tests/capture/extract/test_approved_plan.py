@@ -1,0 +1,192 @@
+"""The decisions of a plan the person approved: kept as the agent's notes, with the approval."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from claimgraph.capture.extract.approved_plan import plan_decisions
+from claimgraph.capture.extract.builtin import extract
+from claimgraph.capture.readers import read_transcript
+
+from .extract_helpers import ROOT, Session
+
+PLAN = """# Plan: Session storage
+
+## Context
+
+Sessions are kept in memory today and lost on restart.
+
+## Decisions
+
+- Use SQLite for session storage, not JSON files
+- Store the database in `data/sessions.sqlite3`
+- **Expiry**: sessions expire after 30 days of inactivity
+- Add a `SessionStore` class in `src/store.py`
+  - Keep the old cache as a read-through layer
+- We could also add Redis later
+
+## Steps
+
+1. Create `src/store.py` with the `SessionStore` class
+2. Run the tests
+
+## Files to modify
+
+- `src/app.py` — wire the store in
+"""
+APPROVED = "User has approved your plan. You can now start coding."
+REFUSED = ("The user doesn't want to proceed with this tool use. The tool use was rejected (eg. "
+           "if it was a file edit, the new_string was NOT written to the file).")
+CHOSEN = {"Use SQLite for session storage, not JSON files",
+          "Store the database in `data/sessions.sqlite3`",
+          "Expiry: sessions expire after 30 days of inactivity"}
+
+
+def _kept(found: list[dict]) -> list[dict]:
+    return [c for c in found if c["rule"] == "approved_plan"]
+
+
+def test_a_plans_decisions_are_its_choices_never_its_steps_files_or_offers():
+    assert set(plan_decisions(PLAN)) == CHOSEN
+
+
+#: What the session left after carrying the plan out: the code bears its decisions out.
+STORE = ('"""Sessions live in SQLite, not JSON files: sessions expire after 30 days of '
+         'inactivity."""\nimport sqlite3\nPATH = "data/sessions.sqlite3"\n'
+         "EXPIRY_DAYS = 30  # of inactivity\n")
+
+
+def _carried_out(plan: str = PLAN) -> tuple[Session, int]:
+    session = Session()
+    session.prompt("Sessions get lost on restart, plan a fix.")
+    call = session.tool("ExitPlanMode", {"plan": plan}, output=APPROVED)
+    session.write(f"{ROOT}/src/store.py", STORE)
+    return session, call.line
+
+
+def test_an_approved_plans_decisions_are_agent_notes_with_the_approval_on_record():
+    session, line = _carried_out()
+    kept = _kept(session.extract())
+    assert {c["object"] for c in kept} == CHOSEN
+    for found in kept:
+        assert found["source_type"] == "agent-note"
+        assert found["predicate"] == "x/decided"
+        assert found["approved"] == line + 1  # the result that says approved
+        assert found["evidence"][0].startswith(f"transcript#L{line}:")
+        assert "approved your plan" in found["evidence"][1]
+
+
+def test_the_approval_alone_does_not_make_a_decision_a_fact():
+    """Approved and never carried out (the session ended first): a lead, not a fact."""
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
+    assert _kept(session.extract()) == []
+
+
+def test_a_plan_the_person_turned_down_is_not_read():
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, error=True, output=REFUSED)
+    session.write(f"{ROOT}/src/store.py", STORE)
+    assert _kept(session.extract()) == []
+
+
+def test_only_the_last_approved_version_of_a_revised_plan_counts():
+    revised = PLAN.replace("Use SQLite for session storage, not JSON files",
+                           "Use PostgreSQL for session storage, not SQLite")
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
+    session.prompt("Actually we already run Postgres, use that.")
+    session.tool("ExitPlanMode", {"plan": revised}, output=APPROVED)
+    session.write(f"{ROOT}/src/store.py", STORE.replace("import sqlite3", "import psycopg")
+                  .replace("in SQLite", "in PostgreSQL, not SQLite"))
+    objects = {c["object"] for c in _kept(session.extract())}
+    assert "Use PostgreSQL for session storage, not SQLite" in objects
+    assert "Use SQLite for session storage, not JSON files" not in objects
+
+
+def test_a_decision_a_later_edit_reversed_is_dropped():
+    session, _ = _carried_out()
+    session.edit(f"{ROOT}/src/store.py", 'PATH = "data/sessions.sqlite3"',
+                 'PATH = "var/sessions.db"')
+    objects = {c["object"] for c in _kept(session.extract())}
+    assert "Store the database in `data/sessions.sqlite3`" not in objects
+    assert "Use SQLite for session storage, not JSON files" in objects
+
+
+def test_a_plan_in_a_proposal_message_without_approval_is_not_read():
+    session = Session()
+    session.event("assistant", text=PLAN + "\nShall I proceed?")
+    assert _kept(session.extract()) == []
+
+
+def test_a_plan_handed_over_to_a_new_context_is_read_from_the_harness_message(tmp_path: Path):
+    """Accepted with the context cleared, the plan arrives as a user record the harness
+    composed (``planContent``): the person typed none of it, yet approved it."""
+    text = ("Implement the following plan:\n\n" + PLAN + "\n\nIf you need specific details from "
+            "before exiting plan mode (like exact code snippets), read the full transcript at: "
+            "/home/dev/.claude/projects/x.jsonl")
+    write = {"type": "tool_use", "id": "w1", "name": "Write",
+             "input": {"file_path": f"{ROOT}/src/store.py", "content": STORE}}
+    records = [
+        {"type": "user", "uuid": "u1", "sessionId": "s1", "cwd": ROOT,
+         "timestamp": "2026-01-01T10:00:00.000Z", "planContent": PLAN,
+         "message": {"role": "user", "content": text}},
+        {"type": "assistant", "uuid": "a1", "sessionId": "s1", "cwd": ROOT,
+         "timestamp": "2026-01-01T10:00:05.000Z",
+         "message": {"role": "assistant", "content": [write]}},
+        {"type": "user", "uuid": "u2", "sessionId": "s1", "cwd": ROOT,
+         "timestamp": "2026-01-01T10:00:06.000Z",
+         "message": {"role": "user", "content": [
+             {"type": "tool_result", "tool_use_id": "w1",
+              "content": "File created successfully at: " + f"{ROOT}/src/store.py"}]}},
+    ]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    found = extract(read_transcript(str(path), "claude-code"), project_root=ROOT)
+    kept = _kept(found)
+    assert {c["object"] for c in kept} == CHOSEN
+    assert all(c["approved"] == 1 and c["source_type"] == "agent-note" for c in kept)
+    # the person's own words are not claimed for it
+    assert not [c for c in found if c["source_type"] == "user-assertion"
+                and "SQLite" in str(c["object"])]
+
+
+def test_a_plan_without_a_decision_section_yields_no_decision():
+    steps_only = ("# Release v1.2.0\n\n## Version bump\n\n- `pyproject.toml` — bump to 1.2.0\n\n"
+                  "## Release steps\n\n1. Bump the version\n2. Run the gates\n3. Tag and push\n"
+                  "\n## Verification\n\n- Install from PyPI and run `app doctor`\n")
+    assert list(plan_decisions(steps_only)) == []
+
+
+def test_a_goal_line_is_a_decision_but_a_sentence_leaning_on_it_is_not():
+    plan = ("# Plan\n\n**Goal**: Keep `AGENTS.md` as the single source of instructions. "
+            "This applies at every directory level.\n\n## Steps\n\n- Update the loader\n")
+    assert list(plan_decisions(plan)) == [
+        "Keep `AGENTS.md` as the single source of instructions"]
+
+
+def test_code_blocks_and_weighed_sections_are_not_decisions():
+    plan = ("# Plan\n\n## Design alternatives\n\n- Use Redis for the cache\n\n## Approach\n\n"
+            "```python\n- Use this in a code block\n```\n- Prefer one process per worker\n")
+    assert list(plan_decisions(plan)) == ["Prefer one process per worker"]
+
+
+def test_a_conventions_numbered_items_are_its_rules_with_the_lines_they_wrap_onto():
+    plan = ("# Constructor convention\n\n## Convention\n\n"
+            "1. **Derive `Default` whenever possible.** Exception: construction can\n"
+            "   fail.\n"
+            "2. **`new()` delegates to `Self::default()`**, never the reverse.\n"
+            "3. Update `AGENTS.md` with the rule\n\n"
+            "## Changes\n\n### 1. Refactor `StdIO`\n\n- Use `Self::default()` in `new()`\n")
+    assert list(plan_decisions(plan)) == [
+        "Derive `Default` whenever possible. Exception: construction can fail",
+        "`new()` delegates to `Self::default()`, never the reverse"]
+
+
+def test_a_prose_pair_is_no_file_path_but_a_file_list_entry_is_no_decision():
+    plan = ("# Plan\n\n## Design decisions\n\n"
+            "- Parameterized/fallible constructors take their arguments in `new(args)`\n"
+            "- `src/store.py` — holds the store\n")
+    assert list(plan_decisions(plan)) == [
+        "Parameterized/fallible constructors take their arguments in `new(args)`"]
