@@ -223,14 +223,16 @@ def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
     matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
-    entity_facts = _route(read, matched_ids, "both", scopes)
+    now = sh.now()
+    # Only the facts valid now: a closed fact takes no place in its entity's route, does not
+    # make the entity popular and leads no hop (``R.valid_facts``).
+    entity_facts = R.valid_facts(_route(read, matched_ids, "both", scopes), now)
     groups = _by_entity(entity_facts, [e["id"] for e in matched])
     popular = {entity_id for entity_id, group in groups.items()
                if len(group) > R.SPECIFIC_FACTS}
     weak = _weak_names(matched, popular)
     pieces = [queries[0], *[t for t in queries[1:] if t.lower() not in weak]]
     fts_facts, hits, coordination = _fts_route(sh, pieces, in_scope, fts_limit, heads)
-    now = sh.now()
     word_facts, related_facts, member_facts = _word_routes(sh, query, matched, weak, in_scope,
                                                            fts_limit, heads, categories, now)
     hop_read = read if limit is None else _heads_without_ends(sh)
