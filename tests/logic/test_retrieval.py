@@ -669,3 +669,19 @@ def test_the_candidates_of_a_lenders_episode_borrow_from_it_however_far_away():
                                + 0.2 * lender_credit(NEIGHBOUR_KEEP + 3)))
     alone, _ = best_search_hits(candidates(("x", 1.0), ("y", 0.5)), None, (), {"y": "ep-1"})
     assert [(f["id"], f["retrieval_score"]) for f in alone] == [("x", 1.0), ("y", 0.5)]
+
+
+def test_valid_facts_keeps_what_fact_valid_at_keeps_in_order():
+    """``valid_facts`` spells ``fact_valid_at``'s test inline (it runs over an entity's
+    thousands of facts): the same facts, in the same order, at instants before, at and after
+    the ends; forgotten facts out whatever their times."""
+    from claimgraph.logic.retrieval import valid_facts
+    facts = [{"id": f"f{n}", "t_valid": t_valid, "t_invalid": t_invalid,
+              "invalidation_kind": kind}
+             for n, (t_valid, t_invalid, kind) in enumerate(
+                 (t_valid, t_invalid, kind) for t_valid in (None, 0, 10, 20)
+                 for t_invalid in (None, 10, 15, 30) for kind in (None, "superseded",
+                                                                   "forgotten"))]
+    for at in (-1, 0, 9, 10, 14, 15, 20, 29, 30, 31):
+        assert valid_facts(facts, at) == [f for f in facts if fact_valid_at(f, at)]
+    assert valid_facts([{"id": "x", "t_valid": 1}], 2) == [{"id": "x", "t_valid": 1}]
