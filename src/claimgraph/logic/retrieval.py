@@ -210,7 +210,7 @@ def _scored(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_day
     arithmetic as a call per fact, which was a tenth of a search's Python time)."""
     known = confidences or {}
     entries = _rrf_scores(routes, k).values()
-    valid_entries = [(rrf, fact) for rrf, fact in entries] if valid else [
+    valid_entries = list(entries) if valid else [
         (rrf, fact) for rrf, fact in entries if fact_valid_at(fact, now)]
     computed: dict[str, float] = {}
     effective_confidences(((fact["id"], fact) for _, fact in valid_entries
