@@ -14,8 +14,15 @@ Asks marked ``blind`` were written before search was ever run on them (the other
 written first and measured while the ranking changed): they are reported apart, as are the
 figures per project.
 
+``--closed N`` also records, for each fact, N retired statements of the same subject and
+predicate (its words, marked as an earlier one: "Earlier, ..."; with
+``--closed-other-words`` "Retired statement N", which shares none), each project's in an episode
+of its own, valid for a while and ended before the asks: a store that has lived through
+changes. Search shows no closed fact; the figures say whether they cost the current facts
+their places (docs/search.md, "The current value first").
+
 Usage: .venv/bin/python bench/bench_coding_memory.py [--distractors 3000] [--misses]
-       [--without-neighbours]
+       [--without-neighbours] [--closed N]
 """
 
 from __future__ import annotations
@@ -61,6 +68,29 @@ def load(sh: Shell, facts: list[dict]) -> None:
             ingest(sh, retry)
 
 
+def load_closed(sh: Shell, facts: list[dict], per_fact: int, other_words: bool = False) -> None:
+    """``per_fact`` retired statements of each fact's subject and predicate, ended a day
+    before the shell's now (one episode per project, as an earlier session records them).
+    ``other_words``: statements that share no word with the fact ("Retired statement 2"), so
+    the word index's statistics are those of a store without them."""
+    from claimgraph.logic.timeutil import DAY_MS
+    now = sh.now()
+    projects: dict[str, list[dict]] = defaultdict(list)
+    for f in facts:
+        for n in range(per_fact):
+            projects[f["project"]].append({
+                "subject": f["subject"], "predicate": f["predicate"], "object_kind": "literal",
+                "object": (f"Retired statement {n + 1}" if other_words
+                           else f"Earlier ({n + 1}), {f['text']}"),
+                "valid_from": now - (40 - n) * DAY_MS, "valid_until": now - DAY_MS})
+    for items in projects.values():
+        result = ingest(sh, items)
+        retry = [dict(item, predicate="x/notes") for item, error in
+                 ((i, e) for e in result["errors"] for i in [e["input"]])]
+        if retry:
+            ingest(sh, retry)
+
+
 def bare(facts: list[dict], noise: list[dict]) -> sqlite3.Connection:
     """The same texts (distractors too) in a plain porter index."""
     con = sqlite3.connect(":memory:")
@@ -79,7 +109,8 @@ def bare_rank(con: sqlite3.Connection, ask: str) -> list[str]:
                                       (f"text : ({match})",))]
 
 
-def run(distractors: int, show_misses: bool) -> dict:
+def run(distractors: int, show_misses: bool, closed: int = 0,
+        closed_other_words: bool = False) -> dict:
     data = json.loads((HERE / "coding_memory.json").read_text())
     facts, asks = data["facts"], data["questions"]
     id_of = {f["text"]: f["id"] for f in facts}
@@ -91,6 +122,8 @@ def run(distractors: int, show_misses: bool) -> dict:
         noise = make_items(distractors, seed=3)
         if noise:
             ingest(sh, noise)
+        if closed:
+            load_closed(sh, facts, closed, closed_other_words)
         load(sh, facts)
         con = bare(facts, noise)
         for ask in asks:
@@ -127,6 +160,8 @@ def run(distractors: int, show_misses: bool) -> dict:
         report[key] = round(value, 3)
     report["blind_asks"] = int(blind)
     report["asks"], report["facts"], report["distractors"] = len(asks), len(facts), distractors
+    report["closed_per_fact"] = closed
+    report["closed_other_words"] = closed_other_words
     if show_misses:
         report["misses"] = misses
     return report
@@ -138,11 +173,16 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true")
     parser.add_argument("--without-neighbours", action="store_true",
                         help="rank without the episode neighbourhood (to measure its share)")
+    parser.add_argument("--closed", type=int, default=0, metavar="N",
+                        help="N retired statements of each fact's subject and predicate")
+    parser.add_argument("--closed-other-words", action="store_true",
+                        help="with --closed: retired statements sharing no word with the fact")
     args = parser.parse_args()
     if args.without_neighbours:
         from claimgraph.logic import retrieval
         retrieval.NEIGHBOUR_SOURCES = 0
-    print(json.dumps(run(args.distractors, args.misses), indent=1))
+    print(json.dumps(run(args.distractors, args.misses, args.closed, args.closed_other_words),
+                     indent=1))
 
 
 if __name__ == "__main__":

@@ -669,3 +669,40 @@ def test_the_candidates_of_a_lenders_episode_borrow_from_it_however_far_away():
                                + 0.2 * lender_credit(NEIGHBOUR_KEEP + 3)))
     alone, _ = best_search_hits(candidates(("x", 1.0), ("y", 0.5)), None, (), {"y": "ep-1"})
     assert [(f["id"], f["retrieval_score"]) for f in alone] == [("x", 1.0), ("y", 0.5)]
+
+
+def test_valid_facts_keeps_what_fact_valid_at_keeps_in_order():
+    """``valid_facts`` spells ``fact_valid_at``'s test inline (it runs over an entity's
+    thousands of facts): the same facts, in the same order, at instants before, at and after
+    the ends; forgotten facts out whatever their times."""
+    from claimgraph.logic.retrieval import valid_facts
+    facts = [{"id": f"f{n}", "t_valid": t_valid, "t_invalid": t_invalid,
+              "invalidation_kind": kind}
+             for n, (t_valid, t_invalid, kind) in enumerate(
+                 (t_valid, t_invalid, kind) for t_valid in (None, 0, 10, 20)
+                 for t_invalid in (None, 10, 15, 30) for kind in (None, "superseded",
+                                                                   "forgotten"))]
+    for at in (-1, 0, 9, 10, 14, 15, 20, 29, 30, 31):
+        assert valid_facts(facts, at) == [f for f in facts if fact_valid_at(f, at)]
+    assert valid_facts([{"id": "x", "t_valid": 1}], 2) == [{"id": "x", "t_valid": 1}]
+
+
+def test_a_closed_fact_takes_no_place_and_no_weight_in_the_search_routes():
+    """Closed facts (ended, forgotten) in a route are left out before it is ranked: the
+    current facts score as if they were not there, in the entity route (its order and its
+    specificity), the hop and the trigram route; so another entity's fact cannot overtake
+    them on the closed ones' account."""
+    current = [make_fact(f"c-{n}", t_valid=T0 + n) for n in range(4)]
+    closed = [make_fact(f"x-{n}", t_valid=T0 + 100 + n, t_invalid=NOW - 1, confidence=0.99)
+              for n in range(12)]
+    forgotten = [make_fact("gone", t_valid=T0 + 200, t_invalid=NOW + 10,
+                           invalidation_kind="forgotten", confidence=0.99)]
+    other = [make_fact("o-1", t_valid=T0 + 1)]
+    routes = {"fts_facts": [*closed[:3], *current[:2]], "hop_facts": [*closed[3:], other[0]]}
+    with_closed, _ = top_search_hits(routes["fts_facts"], [], routes["hop_facts"], NOW,
+                                     entity_groups=[[*closed, *forgotten, *current], other])
+    without, _ = top_search_hits(current[:2], [], other, NOW,
+                                 entity_groups=[current, other])
+    assert [(h["id"], h["retrieval_score"]) for h in with_closed] == [
+        (h["id"], h["retrieval_score"]) for h in without]
+    assert {h["id"] for h in with_closed} == {"c-0", "c-1", "c-2", "c-3", "o-1"}

@@ -223,25 +223,28 @@ def _search(sh: Shell, query: str, scopes: Sequence[str] | None, fts_limit: int,
     matched = _matched_entities(sh, queries, scopes)
     matched_ids = {e["id"] for e in matched}
     read = sh.store.get_facts_for if limit is None else sh.store.get_fact_heads_for
-    entity_facts = _route(read, matched_ids, "both", scopes)
+    now = sh.now()
+    # Only the facts valid now: a closed fact takes no place in its entity's route, does not
+    # make the entity popular and leads no hop (``R.valid_facts``).
+    entity_facts = R.valid_facts(_route(read, matched_ids, "both", scopes), now)
     groups = _by_entity(entity_facts, [e["id"] for e in matched])
     popular = {entity_id for entity_id, group in groups.items()
                if len(group) > R.SPECIFIC_FACTS}
     weak = _weak_names(matched, popular)
     pieces = [queries[0], *[t for t in queries[1:] if t.lower() not in weak]]
     fts_facts, hits, coordination = _fts_route(sh, pieces, in_scope, fts_limit, heads)
-    now = sh.now()
     word_facts, related_facts, member_facts = _word_routes(sh, query, matched, weak, in_scope,
                                                            fts_limit, heads, categories, now)
     hop_read = read if limit is None else _heads_without_ends(sh)
-    hop_facts = _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes)
+    hop_facts = R.valid_facts(
+        _route(hop_read, _neighbour_ids(entity_facts) - matched_ids, "out", scopes), now)
     whole: dict[str, dict[str, Any]] = {}  # facts read whole so far (tie texts), by id
     found = R.search_candidates(
         fts_facts, entity_facts, hop_facts, now, sh.half_life_days,
         word_facts=word_facts, related_facts=related_facts, member_facts=member_facts,
         fts_hits=coordination,
         entity_groups=list(groups.values()), asked_time=QD.asked_time(query),
-        texts=_texts(sh, whole))
+        texts=_texts(sh, whole), checked=True)
     lent = _neighbours(sh, found, in_scope) if neighbours else ()
     episodes = _episodes(sh, found) if neighbours else None
     fused, total = R.best_search_hits(found, limit, lent, episodes)

@@ -77,6 +77,18 @@ def fact_valid_at(fact: Fact, at: int) -> bool:
             and fact.get("invalidation_kind") != FORGOTTEN)
 
 
+def valid_facts(facts: Iterable[AnyFact], at: int) -> list[AnyFact]:
+    """The facts valid at ``at`` (``fact_valid_at``'s test, spelled inline: an entity's
+    route holds thousands of facts), in their order. Search keeps a closed fact out of every
+    route before ranking it: a closed fact takes no route's place, counts in no entity's
+    specificity and leads no hop, so a store's closed facts change no search
+    (docs/search.md, "The current value first")."""
+    return [fact for fact in facts
+            if (began := fact.get("t_valid")) is not None and began <= at
+            and ((ended := fact.get("t_invalid")) is None or ended > at)
+            and fact.get("invalidation_kind") != FORGOTTEN]
+
+
 def fact_began_by(fact: Fact, at: int) -> bool:
     """The fact's valid time had started at ``at`` (it may have ended since)."""
     t_valid = fact.get("t_valid")
@@ -190,18 +202,21 @@ def _fused(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days
 
 
 def _scored(routes: Sequence[Mapping[str, Any]], now: int, k: int, half_life_days: float,
-            confidences: Mapping[str, float] | None) -> list[tuple[float, float, Fact]]:
-    """(score, effective confidence, fact) of every fact valid at ``now``, first seen first.
-    The confidences not given are computed in one loop (``effective_confidences``, the same
+            confidences: Mapping[str, float] | None,
+            valid: bool = False) -> list[tuple[float, float, Fact]]:
+    """(score, effective confidence, fact) of every fact valid at ``now``, first seen first
+    (``valid``: the routes hold only such facts already, none is tested again). The
+    confidences not given are computed in one loop (``effective_confidences``, the same
     arithmetic as a call per fact, which was a tenth of a search's Python time)."""
     known = confidences or {}
-    valid = [(rrf, fact) for rrf, fact in _rrf_scores(routes, k).values()
-             if fact_valid_at(fact, now)]
+    entries = _rrf_scores(routes, k).values()
+    valid_entries = list(entries) if valid else [
+        (rrf, fact) for rrf, fact in entries if fact_valid_at(fact, now)]
     computed: dict[str, float] = {}
-    effective_confidences(((fact["id"], fact) for _, fact in valid if fact["id"] not in known),
-                          now, computed, half_life_days)
+    effective_confidences(((fact["id"], fact) for _, fact in valid_entries
+                           if fact["id"] not in known), now, computed, half_life_days)
     scored = []
-    for rrf, fact in valid:
+    for rrf, fact in valid_entries:
         conf = known.get(fact["id"])
         if conf is None:
             conf = computed[fact["id"]]
@@ -386,8 +401,8 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
                       entity_groups: Sequence[Sequence[Fact]] | None = None,
                       fts_hits: Mapping[str, int] | None = None,
                       asked_time: Callable[[int | None], bool] | None = None,
-                      texts: Callable[[list[str]], Mapping[str, str]] | None = None
-                      ) -> Candidates:
+                      texts: Callable[[list[str]], Mapping[str, str]] | None = None,
+                      checked: bool = False) -> Candidates:
     """The routes fused and scored, not yet ordered.
 
     The routes (docs/search.md): ``word_facts``, the query's words ranked by BM25 (the main
@@ -401,10 +416,21 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
     relevant text, then as ``TieBreak`` says (``texts`` reads the text of heads that tie);
     never to an id where the texts differ. ``asked_time``: the time the query names, as a
     test of a fact's ``t_valid`` (``logic.query_dates``); a fact it passes counts
-    ``1 + ASKED_TIME_BOOST`` times."""
+    ``1 + ASKED_TIME_BOOST`` times.
+
+    Only facts valid at ``now`` are ranked (``valid_facts``): a closed fact in a route is
+    left out before the route is ordered, so it takes no place a current fact could have
+    and does not count in its entity's or hop's specificity. ``checked``: the entity and hop
+    routes hold such facts only already (the shell keeps the others out as it reads them, to
+    follow no hop from a closed fact): their thousands of facts are not tested again."""
     known: dict[str, float] = {}
+    word_facts, related_facts, member_facts, fts_facts = (
+        valid_facts(route, now) for route in (word_facts, related_facts, member_facts,
+                                               fts_facts))
     relevance = text_relevance(word_facts, member_facts, related_facts)
     groups = [list(entity_facts)] if entity_groups is None else [list(g) for g in entity_groups]
+    if not checked:
+        groups = [valid_facts(group, now) for group in groups]
     trigram = by_coordination(fts_facts, fts_hits, relevance)
     routes = [{"weight": WORD_WEIGHT, "facts": list(word_facts), "ranks": _same_words(word_facts)},
               {"weight": RELATED_WEIGHT, "facts": list(related_facts),
@@ -419,11 +445,11 @@ def search_candidates(fts_facts: Sequence[Fact], entity_facts: Iterable[Fact],
         ranked, ranks = by_relevance(group, relevance, now, half_life_days, known)
         routes.append({"weight": ENTITY_WEIGHT * specificity(_distinct(group)),
                        "facts": ranked, "ranks": ranks})
-    hops = list(hop_facts)
+    hops = list(hop_facts) if checked else valid_facts(hop_facts, now)
     ranked, ranks = by_relevance(hops, relevance, now, half_life_days, known)
     routes.append({"weight": HOP_WEIGHT * specificity(_distinct(hops)), "facts": ranked,
                    "ranks": ranks})
-    scored = _scored(routes, now, RRF_K, half_life_days, known)
+    scored = _scored(routes, now, RRF_K, half_life_days, known, valid=True)
     if asked_time is not None:
         scored = [(score * (1 + ASKED_TIME_BOOST) if asked_time(fact.get("t_valid")) else score,
                    conf, fact) for score, conf, fact in scored]
