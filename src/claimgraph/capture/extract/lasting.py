@@ -9,9 +9,11 @@ sentence itself can settle it: the person said it holds beyond today (docs/captu
 
 - a word of lasting time (``always``, ``never``, ``from now on``, ``by default``,
   ``whenever`` ...), not hedged ("not always", "almost never", "never mind");
-- in a clause that directs: one that opens with that word or with a verb in its base form
-  ("never revert user changes", "always run the linter"), or that holds a modal or a wish
-  ("it should always …", "we want … by default");
+- in a clause that directs: one that opens with "always" or "never" and a verb ("never
+  revert user changes"), or holds a modal or a wish ("it should always …", "we want … by
+  default"), or opens with a verb in its base form and says when it holds ("run the seeds by
+  default", "from now on"): an imperative whose "always" only describes the thing it asks
+  for ("make the URL always visible") asks for a feature, today;
 - not a question, and not a question by the model's reading either.
 
 The checks of "Standing or for today" still apply afterwards (``statements._not_stored``),
@@ -49,9 +51,18 @@ _CLAUSE = lazy_regex(r"\s*(?:[,;:]|\s[—–-]\s|\band\b|\bbut\b|\bso\b)\s*", re
 _DIRECTS = lazy_regex(
     r"\b(?:should|shall|must|needs? to|have to|has to|want|wants|would like|'d like|prefer|"
     r"make sure|ensure|let'?s|please)\b", re.IGNORECASE)
-#: A clause that opens with its verb in its base form, or with the lasting word itself.
+#: A clause that opens with the lasting word itself before a verb ("never revert …", not
+#: "always the same error").
+_NEVER_OR_ALWAYS_FIRST = lazy_regex(
+    r"^\W*(?:(?:please|just|also|then)\s+)?(?:always|never)(?!\s+(?:the|a|an|same|this|that|"
+    r"it|is|was)\b)", re.IGNORECASE)
+#: The lasting words that say when a directive holds, not what the thing it asks for is.
+_WHEN = lazy_regex(r"\b(?:from now on|from here on(?: out)?|going forward|moving forward|"
+                   r"by default|whenever|every time|each time|as a rule|in (?:the )?future)\b",
+                   re.IGNORECASE)
+#: A clause that opens with its verb in its base form.
 _OPENS = lazy_regex(
-    r"^\W*(?:(?:please|just|also|then)\s+)?(?:always|never|don'?t|do not|use|run|keep|"
+    r"^\W*(?:(?:please|just|also|then)\s+)?(?:don'?t|do not|use|run|keep|"
     r"make|put|write|add|avoid|prefer|respect|find|treat|name|place|store|show|call|check|"
     r"follow|stick|ask|wait|leave|build|test|commit|push|merge|open|create|set|send|log|"
     r"default|start|stop|skip|mark|report)\b", re.IGNORECASE)
@@ -61,8 +72,19 @@ def phrased_as_lasting(sentence: str) -> bool:
     """The sentence says in its own words that it holds beyond today (module docstring)."""
     if "?" in sentence or _HEDGED.search(sentence):
         return False
-    return any(_LASTS.search(clause) and (_OPENS.match(clause) or _DIRECTS.search(clause))
-               for clause in _CLAUSE.split(sentence) if clause and clause.strip())
+    return any(_directs_lastingly(clause) for clause in _CLAUSE.split(sentence) if clause)
+
+
+def _directs_lastingly(clause: str) -> bool:
+    """The clause holds a word of lasting time and directs: it opens with "always"/"never"
+    and a verb, or holds a modal or a wish, or opens with a verb and says when it holds ("run
+    the seeds by default"). An imperative whose "always" only describes the thing it asks
+    for ("make the URL always visible") asks for a feature, today."""
+    if not _LASTS.search(clause):
+        return False
+    if _NEVER_OR_ALWAYS_FIRST.match(clause) or _DIRECTS.search(clause):
+        return True
+    return bool(_OPENS.match(clause)) and bool(_WHEN.search(clause))
 
 
 def lasting_verdict(verdict: Any, sentence: str, floor: float) -> Any | None:
