@@ -14,6 +14,8 @@ sentence itself can settle it: the person said it holds beyond today (docs/captu
   default"), or opens with a verb in its base form and says when it holds ("run the seeds by
   default", "from now on"): an imperative whose "always" only describes the thing it asks
   for ("make the URL always visible") asks for a feature, today;
+- or the sentence opens by forbidding something ("Do not implement features in the main
+  checkout"): an order not to do a thing holds until it is lifted, as "never" does;
 - not a question, and not a question by the model's reading either.
 
 The checks of "Standing or for today" still apply afterwards (``statements._not_stored``),
@@ -60,6 +62,13 @@ _NEVER_OR_ALWAYS_FIRST = lazy_regex(
 _WHEN = lazy_regex(r"\b(?:from now on|from here on(?: out)?|going forward|moving forward|"
                    r"by default|whenever|every time|each time|as a rule|in (?:the )?future)\b",
                    re.IGNORECASE)
+#: A sentence that opens by forbidding something ("Do not spawn workers without a task"): an
+#: order not to do a thing has no end of its own, it holds as "never" does. Not the ways of
+#: saying "no need" or "relax" ("don't worry about it", "don't bother"), nor "I don't know".
+_PROHIBITS = lazy_regex(
+    r"^\W*(?:(?:please|also|and|so|but|just|then)\s+)?(?:do not|don'?t|dont)\s+"
+    r"(?!(?:worry|bother|mind|care|know|think|understand|see|get|forget|need|have)\b)[a-z]",
+    re.IGNORECASE)
 #: A clause that opens with its verb in its base form.
 _OPENS = lazy_regex(
     r"^\W*(?:(?:please|just|also|then)\s+)?(?:don'?t|do not|use|run|keep|"
@@ -72,6 +81,8 @@ def phrased_as_lasting(sentence: str) -> bool:
     """The sentence says in its own words that it holds beyond today (module docstring)."""
     if "?" in sentence or _HEDGED.search(sentence):
         return False
+    if _PROHIBITS.match(sentence):
+        return True
     return any(_directs_lastingly(clause) for clause in _CLAUSE.split(sentence) if clause)
 
 
