@@ -16,7 +16,11 @@ sentence itself can settle it: the person said it holds beyond today (docs/captu
   for ("make the URL always visible") asks for a feature, today;
 - or the sentence opens by forbidding something ("Do not implement features in the main
   checkout"): an order not to do a thing holds until it is lifted, as "never" does;
-- not a question, and not a question by the model's reading either.
+- not a question, and not a question by the model's reading either;
+- no end of its own: not tied to now or the task in hand ("for now", "today", "yet", "for
+  this PR", "later") nor given an end ("until the freeze ends", "while the demo runs"). The
+  for-today checks let "never" outweigh such words in a sentence the model keeps; for a
+  sentence it is unsure of, they decide.
 
 The checks of "Standing or for today" still apply afterwards (``statements._not_stored``),
 and what the person says later still decides (``reconcile``). Two other ways to settle the
@@ -33,6 +37,7 @@ import dataclasses
 import re
 from typing import Any
 
+from claimgraph.capture.extract.standing import bounded_in_time
 from claimgraph.logic.lazy_regex import lazy_regex
 
 #: Why a sentence was kept this way (``capture --explain``).
@@ -47,6 +52,13 @@ _LASTS = lazy_regex(
 _HEDGED = lazy_regex(r"\b(?:not|almost|nearly|hardly|rarely)\s+(?:always|never|every time)\b|"
                      r"\bnever\s+mind\b|\bnever\s+(?:been|had|got|seen|heard|used|done|did|"
                      r"worked|happened)\b", re.IGNORECASE)
+#: An end the sentence gives itself ("… until the freeze ends", "while the demo runs"): a
+#: rule with an end is for the time being (``standing.bounded_in_time`` reads "for now",
+#: "today", "for this PR").
+_UNTIL = lazy_regex(r"\b(?:until|till|while|during|temporarily|for the time being|"
+                    r"this (?:week|month|sprint|release|session))\b", re.IGNORECASE)
+#: "From now on" holds "now" and says the opposite of a bound.
+_FROM_NOW_ON = lazy_regex(r"\bfrom now on\b", re.IGNORECASE)
 #: Where one clause ends and the next begins.
 _CLAUSE = lazy_regex(r"\s*(?:[,;:]|\s[—–-]\s|\band\b|\bbut\b|\bso\b)\s*", re.IGNORECASE)
 #: What makes a clause direct: a modal or a wish ("should", "must", "we want").
@@ -79,7 +91,8 @@ _OPENS = lazy_regex(
 
 def phrased_as_lasting(sentence: str) -> bool:
     """The sentence says in its own words that it holds beyond today (module docstring)."""
-    if "?" in sentence or _HEDGED.search(sentence):
+    if "?" in sentence or _HEDGED.search(sentence) or _UNTIL.search(sentence) \
+            or bounded_in_time(_FROM_NOW_ON.sub(" ", sentence)):
         return False
     if _PROHIBITS.match(sentence):
         return True
