@@ -20,7 +20,10 @@ it scores lower (each shown by ``capture --explain`` with its ``via``): a short 
 right after the person turned a call down (``stop_order``), a correction the agent conceded and
 carried out (``corrections``, ``confirmed_correction``), a rule in the arguments of a command
 that writes the project's rules (``briefs``, ``stated_rule``), and a rule in a list under a
-label of the brief that says it holds rules (``briefs.rule_lines``, ``brief_rules``).
+label of the brief that says it holds rules (``briefs.rule_lines``, ``brief_rules``). A
+sentence it is unsure of (from its phrase floor to its threshold) is also kept when its own
+words say it lasts (``lasting``: "never revert user changes", "Do not spawn workers without a
+task"), with no end of its own.
 
 A sentence that only picks one of the options the agent just laid out ("let's go with Apache",
 "we'll stick with cookie sessions") is never stored as itself, whatever its score: ``picks``
