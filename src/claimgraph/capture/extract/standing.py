@@ -258,6 +258,14 @@ _LATER = lazy_regex(
     r"round)\b|\bas a follow-?up\b|\bfor (?:this|the current) (?:pr|pull request|task|change|"
     r"commit|branch|ticket|issue|release|feature|story|sprint|iteration|phase|run|fix|"
     r"migration)\b|\bin this (?:conversation|chat|thread|branch)\b", re.IGNORECASE)
+def bounded_in_time(sentence: str) -> bool:
+    """The sentence ties itself to now or to the task in hand ("for now", "today", "yet",
+    "for this PR", "later"), whatever lasting word it also holds: ``task_scoped`` lets
+    "never"/"always" outweigh these, ``lasting`` (for a sentence the model is unsure of)
+    does not."""
+    return bool(_NOW.search(sentence) or _LATER.search(sentence))
+
+
 #: What the words before it settle: "if so …", "in that case …" hang on an answer; "I just
 #: mean …" explains the last message. (Not "… as well" at the end: it adds to a pick as often
 #: as to a correction, "yes, option a, but also support the http config as well"; nor "do it

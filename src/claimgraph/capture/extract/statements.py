@@ -20,7 +20,10 @@ it scores lower (each shown by ``capture --explain`` with its ``via``): a short 
 right after the person turned a call down (``stop_order``), a correction the agent conceded and
 carried out (``corrections``, ``confirmed_correction``), a rule in the arguments of a command
 that writes the project's rules (``briefs``, ``stated_rule``), and a rule in a list under a
-label of the brief that says it holds rules (``briefs.rule_lines``, ``brief_rules``).
+label of the brief that says it holds rules (``briefs.rule_lines``, ``brief_rules``). A
+sentence it is unsure of (from its phrase floor to its threshold) is also kept when its own
+words say it lasts (``lasting``: "never revert user changes", "Do not spawn workers without a
+task"), with no end of its own.
 
 A sentence that only picks one of the options the agent just laid out ("let's go with Apache",
 "we'll stick with cookie sessions") is never stored as itself, whatever its score: ``picks``
@@ -50,6 +53,7 @@ from claimgraph.capture.extract.prose import (
 from claimgraph.capture.extract.authored import AgentText, own_words
 from claimgraph.capture.extract.briefs import rule_lines, rules_command, states_a_rule
 from claimgraph.capture.extract.corrections import carried_out, corrected_prompts
+from claimgraph.capture.extract.lasting import VIA as LASTING_VIA, lasting_verdict
 from claimgraph.capture.extract.offered import agent_before_prompts, resolved_pick
 from claimgraph.capture.extract.said import VIA as SAID, is_other, said_verdict
 from claimgraph.capture.extract.said import stated as states_a_thing
@@ -157,6 +161,11 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     and states_a_thing(view, event.line, sentence, user_texts(view)):
                 verdict, via, said = said_verdict(verdict), SAID, True
                 why = _not_stored(verdict, sentence, view)
+            if why == "not durable":
+                lasting = lasting_verdict(verdict, sentence, model.phrase_floor)
+                if lasting is not None:
+                    verdict, via = lasting, LASTING_VIA
+                    why = _not_stored(verdict, sentence, view)
             if why is not None and event.line in corrected:
                 confirmed = confirmed_correction(verdict, sentence, corrected[event.line])
                 if confirmed is not None:
