@@ -603,3 +603,105 @@ def test_a_name_taken_out_of_another_file_leaves_the_design_the_code_still_holds
         session.bash(elsewhere[0])
     session.agent("OK.")
     assert _holds("retry_later", _objects(session, tmp_path))
+
+
+# --- b. a commit that modified a file, reverted or reset away --------------------------------
+
+MAILER_COMMIT = ("[main 3c4d5e6] mailer: retry\n"
+                 " 1 file changed, 1 insertion(+), 1 deletion(-)")
+REVERT_OUTPUT = ("[main 7e8f9a0] Revert \"mailer: retry\"\n"
+                 " 1 file changed, 1 insertion(+), 1 deletion(-)")
+
+
+@pytest.mark.parametrize("commit", ["git commit -am 'mailer: retry'",
+                                    "git add src/mailer.py && git commit -m 'mailer: retry'"])
+@pytest.mark.parametrize("undo", ["git revert --no-edit HEAD", "git revert 3c4d5e6",
+                                  "git revert --no-commit 3c4d5e6",
+                                  "git reset --hard HEAD~1", "git reset --hard HEAD^",
+                                  "git reset --hard @~1"])
+def test_an_agents_design_whose_commit_git_took_back_is_dropped(tmp_path: Path, commit: str,
+                                                                 undo: str):
+    """A commit that MODIFIED a file names no file in git's summary: what it changed is the
+    session's own edits it took in. ``git revert`` applies their inverse; ``git reset --hard
+    HEAD~1`` moves the branch back past the commit and makes the tree match (git-revert(1),
+    git-reset(1))."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        _mailer_decided(session)
+        session.bash(commit, MAILER_COMMIT)
+        if later:
+            session.user("Take that back out, retries belong in the queue.")
+            session.bash(undo, REVERT_OUTPUT if undo.startswith("git revert --no-edit")
+                         or undo == "git revert 3c4d5e6" else "")
+            session.agent("Back to how it was.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("retry_later", before)
+    assert not _holds("retry_later", after)
+
+
+def test_a_revert_of_a_commit_whose_diff_the_session_saw_drops_what_it_added(tmp_path: Path):
+    """The change came before the session: ``git show`` printed its diff, the session read the
+    file, and a revert of that commit takes the added line out again (the line the diff
+    kept as context stays)."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Who added the breaker rule?")
+        session.bash("git show 9a8b7c6", "commit 9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b\n"
+                     "Author: Dev <dev@example.com>\n\n    docs: breaker rule\n\n"
+                     "diff --git a/CONTRIBUTING.md b/CONTRIBUTING.md\n"
+                     "index 1111111..2222222 100644\n--- a/CONTRIBUTING.md\n"
+                     "+++ b/CONTRIBUTING.md\n@@ -2,2 +2,3 @@\n \n"
+                     " - Always run `make check` before pushing.\n"
+                     "+- Always wrap every outbound call in the `circuit_breaker` helper.\n")
+        session.read("CONTRIBUTING.md", RULES)
+        if later:
+            session.user("Revert that commit, the team never agreed on it.")
+            session.bash("git revert --no-edit 9a8b7c6",
+                         "[main 5d6e7f8] Revert \"docs: breaker rule\"\n"
+                         " 1 file changed, 1 deletion(-)")
+        session.agent("Done.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+    assert _holds("make check", after)
+
+
+@pytest.mark.parametrize("steps", [
+    ["git reset --hard HEAD~1"],  # before the session's only commit: no commit of it to hold
+    ["git reset HEAD~1"],  # the tree stays as it is (mixed)
+    ["git reset --soft HEAD~1"],
+    ["git revert --no-edit HEAD", "git revert --no-edit HEAD"],  # the revert reverted
+    ["git pull", "git reset --hard HEAD~1"],  # the pull may have moved HEAD: HEAD~1 unknown
+])
+def test_what_a_later_commit_keeps_or_git_puts_back_is_no_undo(tmp_path: Path,
+                                                               steps: list[str]):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("git commit -am 'mailer: retry'", MAILER_COMMIT)
+    if steps[0] == "git reset --hard HEAD~1":
+        session.bash("git commit -am 'mailer: docs'", "[main 4d5e6f7] mailer: docs\n"
+                     " 1 file changed, 1 insertion(+)")
+    for n, command in enumerate(steps):
+        session.bash(command, f"[main 7e8f9a{n}] Revert\n 1 file changed"
+                     if command.startswith("git revert") else "")
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+def test_a_rule_a_reverted_commit_added_to_a_file_is_dropped(tmp_path: Path):
+    """A rule quoted from a file the session edited, committed and then reverted."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Write our contribution rules down in CONTRIBUTING.md.")
+        session.read("CONTRIBUTING.md", "# Contributing\n\n- Always run `make check` before "
+                                        "pushing.\n")
+        session.edit("CONTRIBUTING.md", "- Always run `make check` before pushing.\n",
+                     RULES.split("\n\n", 1)[1])
+        session.bash("git commit -am 'docs: breaker rule'",
+                     "[main 1a2b3c4] docs: breaker rule\n 1 file changed, 1 insertion(+)")
+        if later:
+            session.bash("git revert --no-edit 1a2b3c4",
+                         "[main 5d6e7f8] Revert \"docs: breaker rule\"\n"
+                         " 1 file changed, 1 deletion(-)")
+        session.agent("Done.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+    assert _holds("make check", after), "the rule the commit did not add stays"

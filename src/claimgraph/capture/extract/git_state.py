@@ -384,10 +384,10 @@ class GitRun:
 def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
     """The git and gh commands a line runs, in order: read by the shell parser, so a heredoc
     body or a quoted message that names ``git tag v2`` runs nothing."""
-    return [found for run in invocations(command, cwd) if (found := _git_run(run))]
+    return [found for run in invocations(command, cwd) if (found := git_run(run))]
 
 
-def _git_run(run: Invocation) -> GitRun | None:
+def git_run(run: Invocation) -> GitRun | None:
     """The git or gh command one simple command of a line runs (None: none, or a probe)."""
     words = unwrap(run.argv)
     program = words[0] if words else ""
@@ -428,7 +428,7 @@ def marked_logs(command: str, cwd: str | None, output: str) -> list[tuple[GitRun
     lines = output.splitlines()
     found: list[tuple[GitRun, str]] = []
     for at, step in enumerate(steps):
-        run = _git_run(step)
+        run = git_run(step)
         if run is None or run.kind != "log" or step.piped or at + 1 >= len(steps):
             continue
         start = _printed_once(lines, steps[at - 1]) if at else -1
