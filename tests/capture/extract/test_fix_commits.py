@@ -384,10 +384,14 @@ def _elsewhere(commit_line: str, *, before: str | None = None) -> Session:
 def test_a_commit_made_in_another_repository_is_no_lesson_of_this_project():
     for line in ('cd ../vendored-lib && git commit -a -m "{msg}"',
                  'git -C /home/dev/other commit -a -m "{msg}"',
-                 'cd ~/src/other && git commit -a -m "{msg}"'):
+                 'cd ~/src/other && git commit -a -m "{msg}"',
+                 'git --git-dir=/home/dev/other/.git --work-tree=/home/dev/other commit -a '
+                 '-m "{msg}"',
+                 'git --git-dir /srv/repos/other.git commit -a -m "{msg}"'):
         assert _found(_elsewhere(line)) == [], line
     assert len(_found(_elsewhere('git commit -a -m "{msg}"'))) == 1
     assert len(_found(_elsewhere('cd sub && git commit -a -m "{msg}"'))) == 1
+    assert len(_found(_elsewhere('git --git-dir=.git --work-tree=. commit -a -m "{msg}"'))) == 1
 
 
 def test_a_worktree_the_project_added_is_the_project_one_another_repository_added_is_not():

@@ -396,11 +396,14 @@ def git_run(run: Invocation) -> GitRun | None:
         rest = list(words[1:])
         while rest and rest[0].startswith("-"):
             flag = rest.pop(0)
-            if flag in _ASKS_ONLY:
+            if flag.startswith("--git-dir="):
+                where = _repository_at(where, flag.split("=", 1)[1])
+            elif flag in _ASKS_ONLY:
                 rest = []  # ``git --version …`` runs ``git version``: a probe
             elif flag in _GIT_VALUES and rest:
                 value = rest.pop(0)
-                where = _into(where, value) if flag == "-C" else where
+                where = _into(where, value) if flag == "-C" else \
+                    _repository_at(where, value) if flag == "--git-dir" else where
         if not rest or probe(rest[1:]):
             return None
         return GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where,
@@ -417,6 +420,16 @@ def git_run(run: Invocation) -> GitRun | None:
         return GitRun(_PR_ACTIONS.get(rest[1], "other") if pr else "other", ("gh", *rest),
                       where)
     return None
+
+
+def _repository_at(cwd: str | None, git_dir: str) -> str | None:
+    """The folder of the repository ``--git-dir`` names (git(1)): the one holding a ``.git``
+    directory, or the directory itself (a bare repository). ``--work-tree`` alone does not
+    change it: git then finds the repository from where it runs."""
+    found = _into(cwd, git_dir)
+    if found is not None and posixpath.basename(found) == ".git":
+        return posixpath.dirname(found)
+    return found
 
 
 def marked_logs(command: str, cwd: str | None, output: str) -> list[tuple[GitRun, str]]:
