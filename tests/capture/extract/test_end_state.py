@@ -705,3 +705,19 @@ def test_a_rule_a_reverted_commit_added_to_a_file_is_dropped(tmp_path: Path):
     assert _holds("circuit_breaker", before)
     assert not _holds("circuit_breaker", after)
     assert _holds("make check", after), "the rule the commit did not add stays"
+
+
+@pytest.mark.parametrize("commit, kept", [
+    ("git add README.md && git commit -m 'docs'", True),  # the mailer's change never committed
+    ("git add -p && git commit -m 'mailer: retry'", True),  # hunks the person chose: unknown
+    ("cd src && git add mailer.py && git commit -m 'mailer: retry'", False),
+    ("git add . && git commit -m 'mailer: retry'", False),
+])
+def test_a_revert_takes_back_only_what_the_commit_took_in(tmp_path: Path, commit: str,
+                                                          kept: bool):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash(commit, MAILER_COMMIT)
+    session.bash("git revert --no-edit HEAD", REVERT_OUTPUT)
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path)) is kept

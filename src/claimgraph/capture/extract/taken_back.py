@@ -34,6 +34,7 @@ from the view by ``taken_back``.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
@@ -115,6 +116,8 @@ class GitStep:
     output: str
     worked: bool
     here: bool
+    #: where it ran, from the project's root ("" at the root): pathspecs are relative to it
+    prefix: str = ""
 
 
 def timeline(looks: Mapping[str, Sequence[Any]], steps: Sequence[GitStep]
@@ -172,9 +175,9 @@ def _step(walk: _Walk, step: GitStep) -> None:
         return
     _note_diffs(walk, step.output)
     if verb == "add":
-        _stage(walk, args)
+        _stage(walk, step, args)
     elif verb == "commit":
-        _commit(walk, args, step.output)
+        _commit(walk, step, args)
     elif verb == "revert":
         _revert(walk, step, args)
     elif verb == "reset":
@@ -198,31 +201,41 @@ def _lose_track(walk: _Walk) -> None:
     walk.head, walk.barrier = [], True
 
 
-def _stage(walk: _Walk, args: tuple[str, ...]) -> None:
-    named = _paths(args)
-    every = not named or bool({"-A", "--all", "-u", "--update"} & set(args))
+def _stage(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
+    """``git add``: the changes of the files it names (``.``, ``-A``, ``-u``: all of them).
+    Hunk by hunk (``-p``) stages what the person chose: nothing known."""
+    if {"-p", "--patch", "-i", "--interactive", "-n", "--dry-run"} & set(args):
+        return
+    named = _paths(step, args)
+    every = bool({"-A", "--all", "-u", "--update"} & set(args))
     for pending in walk.pending:
         if every or any(_under(pending.change.path, path) for path in named):
             pending.staged = True
 
 
-def _paths(args: tuple[str, ...]) -> list[str]:
+def _paths(step: GitStep, args: tuple[str, ...]) -> list[str]:
+    """The pathspecs among ``args``, as paths from the project's root ("." for all)."""
     rest = list(args[args.index("--") + 1:]) if "--" in args else \
         [word for word in args if not word.startswith("-")]
-    return [word.strip("./") if word not in (".", "./") else "." for word in rest]
+    return [_from_root(step, word) for word in rest]
+
+
+def _from_root(step: GitStep, word: str) -> str:
+    path = posixpath.normpath(posixpath.join(step.prefix, word))
+    return "." if path in (".", "") else path
 
 
 def _under(path: str, named: str) -> bool:
     return named in (".", "", "*") or path == named or path.startswith(named.rstrip("/") + "/")
 
 
-def _commit(walk: _Walk, args: tuple[str, ...], output: str) -> None:
+def _commit(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
     """The changes the commit took in: the staged ones, every tracked one with ``-a``, and
     the ones under the paths it names; a file git reports created (``create mode``) was new."""
-    made = gs.commits_in(output)
-    created = {match["path"].strip() for match in _CREATE_MODE.finditer(output)}
+    made = gs.commits_in(step.output)
+    created = {match["path"].strip() for match in _CREATE_MODE.finditer(step.output)}
     everything = any(_all_flag(word) for word in args)
-    named = _commit_paths(args)
+    named = _commit_paths(step, args)
     taken: list[Change] = []
     kept: list[_Pending] = []
     for pending in walk.pending:
@@ -260,11 +273,11 @@ def _all_flag(word: str) -> bool:
     return False
 
 
-def _commit_paths(args: tuple[str, ...]) -> list[str]:
+def _commit_paths(step: GitStep, args: tuple[str, ...]) -> list[str]:
     """The pathspecs of ``git commit [options] <paths>``: words that are neither options
     nor the value of one that takes one (``-m msg``, ``-F file``, ``--author x``)."""
     if "--" in args:
-        return _paths(args)
+        return _paths(step, args)
     found: list[str] = []
     skip = False
     for word in args:
@@ -278,7 +291,7 @@ def _commit_paths(args: tuple[str, ...]) -> list[str]:
         elif word.startswith("-"):
             skip = word[-1] in _COMMIT_VALUE_LETTERS and len(word) >= 2
         else:
-            found.append(word.strip("./") or ".")
+            found.append(_from_root(step, word))
     return found
 
 
@@ -469,8 +482,10 @@ def git_steps(view: SessionView) -> list[GitStep]:
                 continue
             elsewhere = any(word.split("=", 1)[0] in _ELSEWHERE_FLAGS for word in words[1:]
                             if word.startswith("--"))
-            steps.append(GitStep(action.line, run.words, output, action.outcome == OK,
-                                 not elsewhere and _here(view, run.cwd)))
+            here = not elsewhere and _here(view, run.cwd)
+            prefix = (view.relative(run.cwd) or "") if here and run.cwd else ""
+            steps.append(GitStep(action.line, run.words, output, action.outcome == OK, here,
+                                 "" if prefix == "." else prefix))
     return steps
 
 
