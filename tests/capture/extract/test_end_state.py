@@ -721,3 +721,16 @@ def test_a_revert_takes_back_only_what_the_commit_took_in(tmp_path: Path, commit
     session.bash("git revert --no-edit HEAD", REVERT_OUTPUT)
     session.agent("OK.")
     assert _holds("retry_later", _objects(session, tmp_path)) is kept
+
+
+def test_a_rule_file_a_reset_took_back_past_its_commit_is_gone(tmp_path: Path):
+    """git-reset(1) --hard: a file the undone commit created (its ``create mode`` line) is no
+    longer in the tree."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        _rules_committed(session)
+        if later:
+            session.bash("git reset --hard HEAD~1", "HEAD is now at 0a1b2c3 chore: init")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
