@@ -710,7 +710,7 @@ def test_a_rule_a_reverted_commit_added_to_a_file_is_dropped(tmp_path: Path):
 @pytest.mark.parametrize("commit, kept", [
     ("git add README.md && git commit -m 'docs'", True),  # the mailer's change never committed
     ("git add -p && git commit -m 'mailer: retry'", True),  # hunks the person chose: unknown
-    ("cd src && git add mailer.py && git commit -m 'mailer: retry'", False),
+    ("cd src && git add mailer.py && cd .. && git commit -m 'mailer: retry'", False),
     ("git add . && git commit -m 'mailer: retry'", False),
 ])
 def test_a_revert_takes_back_only_what_the_commit_took_in(tmp_path: Path, commit: str,
@@ -734,3 +734,23 @@ def test_a_rule_file_a_reset_took_back_past_its_commit_is_gone(tmp_path: Path):
     before, after = _before_and_after(build, tmp_path)
     assert _holds("circuit_breaker", before)
     assert not _holds("circuit_breaker", after)
+
+
+@pytest.mark.parametrize("undo", ["git reset --hard HEAD~1", "git revert --no-edit HEAD"])
+def test_head_counted_from_another_folder_than_the_commit_is_not_followed(tmp_path: Path,
+                                                                          undo: str):
+    """A folder of the project may hold a repository of its own (a nested checkout): the
+    root's ``HEAD`` need not be the commit made there."""
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("cd src && git commit -am 'mailer: retry'", MAILER_COMMIT)
+    session.bash(undo, REVERT_OUTPUT if "revert" in undo else "HEAD is now at 0a1b2c3 init")
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+    again = ClaudeSession()
+    _mailer_decided(again)
+    again.bash("cd src && git commit -am 'mailer: retry'", MAILER_COMMIT)
+    again.bash(f"cd src && {undo}", REVERT_OUTPUT if "revert" in undo else "HEAD is now at x")
+    again.agent("OK.")
+    (tmp_path / "again").mkdir()
+    assert not _holds("retry_later", _objects(again, tmp_path / "again"))

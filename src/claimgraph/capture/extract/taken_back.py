@@ -82,6 +82,8 @@ class Change:
 class _Commit:
     hash: str | None
     changes: list[Change]
+    #: the folder git made it from (``GitStep.prefix``): a nested repository looks alike
+    place: str = ""
 
 
 @dataclass
@@ -181,13 +183,13 @@ def _step(walk: _Walk, step: GitStep) -> None:
     elif verb == "revert":
         _revert(walk, step, args)
     elif verb == "reset":
-        _reset(walk, step.line, args)
+        _reset(walk, step, args)
     elif verb in ("cherry-pick", "am"):
         made = gs.commits_in(step.output)
         if len(made) != 1:
             _lose_track(walk)
         else:
-            walk.head.append(_Commit(made[0][1], []))
+            walk.head.append(_Commit(made[0][1], [], step.prefix))
     elif verb == "stash":
         _stash(walk, args)
     elif verb in ("checkout", "switch"):
@@ -248,7 +250,7 @@ def _commit(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
         else:
             kept.append(pending)
     walk.pending = kept
-    commit = _Commit(made[0][1] if len(made) == 1 else None, taken)
+    commit = _Commit(made[0][1] if len(made) == 1 else None, taken, step.prefix)
     if "--amend" in args and walk.head:
         commit.changes = walk.head[-1].changes + taken
         walk.head[-1] = commit
@@ -312,7 +314,7 @@ def _revert(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
     uncommitted = "-n" in args or "--no-commit" in args
     made = iter(gs.commits_in(step.output))
     for revision in revisions:
-        commit = _resolve(walk, revision)
+        commit = _resolve(walk, revision, step.prefix)
         if commit is None:
             _lose_track(walk)
             return
@@ -321,20 +323,27 @@ def _revert(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
             walk.pending += [_Pending(change, True) for change in inverse]
         else:
             one = next(made, None)
-            walk.head.append(_Commit(one[1] if one else None, inverse))
+            walk.head.append(_Commit(one[1] if one else None, inverse, step.prefix))
             if one:
                 walk.known.append(walk.head[-1])
 
 
-def _resolve(walk: _Walk, revision: str) -> _Commit | None:
+def _resolve(walk: _Walk, revision: str, place: str) -> _Commit | None:
+    """The commit ``revision`` names: ``HEAD~N`` counted over commits made from the same
+    folder only (another folder may be a nested repository), or a hash git printed."""
     back = _steps_back(revision)
     if back is not None:
-        return walk.head[-1 - back] if back < len(walk.head) else None
+        walked = walk.head[len(walk.head) - 1 - back:] if back < len(walk.head) else []
+        return walked[0] if walked and _one_place(walked, place) else None
     if _HASH.match(revision):
         found = [commit for commit in walk.known if commit.hash and (
             commit.hash.startswith(revision) or revision.startswith(commit.hash))]
         return found[-1] if found else None
     return None
+
+
+def _one_place(commits: Sequence[_Commit], place: str) -> bool:
+    return all(commit.place == place for commit in commits)
 
 
 def _steps_back(revision: str) -> int | None:
@@ -367,7 +376,7 @@ def _taken_back(walk: _Walk, changes: Sequence[Change], line: int) -> list[Chang
     return inverse
 
 
-def _reset(walk: _Walk, line: int, args: tuple[str, ...]) -> None:
+def _reset(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
     words = [word for word in args if not word.startswith("-")]
     if "--" in args or len(words) > 1:
         return  # ``git reset <paths>``: the index only
@@ -375,7 +384,7 @@ def _reset(walk: _Walk, line: int, args: tuple[str, ...]) -> None:
     target = words[0] if words else "HEAD"
     back = _steps_back(target)
     if back is None and _HASH.match(target):
-        known = _resolve(walk, target)
+        known = _resolve(walk, target, step.prefix)
         back = next((len(walk.head) - 1 - at for at, commit in enumerate(walk.head)
                      if commit is known), None) if known else None
     if back is None:
@@ -388,10 +397,13 @@ def _reset(walk: _Walk, line: int, args: tuple[str, ...]) -> None:
         return
     back = min(back, len(walk.head))  # past the session's first commit: all of them
     gone = walk.head[len(walk.head) - back:] if back else []
+    if not _one_place(gone, step.prefix):
+        _lose_track(walk)
+        return
     walk.head = walk.head[:len(walk.head) - back]
     if hard:
         for commit in reversed(gone):
-            _taken_back(walk, commit.changes, line)
+            _taken_back(walk, commit.changes, step.line)
         walk.pending = [pending for pending in walk.pending if _untracked(pending)]
     else:
         walk.pending = [_Pending(change, "--soft" in args)
