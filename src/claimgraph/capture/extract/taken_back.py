@@ -24,8 +24,9 @@ through the session (``undone``, ``reconcile``) judge it as any other edit: a ta
 does not fit the text last seen leaves the file unknown, and unknown keeps what was said.
 
 What cannot be followed takes nothing back: ``HEAD~N`` counted across a pull, merge, rebase,
-branch switch, a rewrite or a git command whose outcome never showed; a revision named by a
-branch, a tag or a range; a merge commit (``-m``); a command in another repository (``-C``
+branch switch, a rewrite or a git command whose outcome never showed, or over a commit made
+from another folder than the revert's (a nested repository looks alike); a revision named by
+a branch, a tag or a range; a merge commit (``-m``); a command in another repository (``-C``
 elsewhere, ``--git-dir``, ``--work-tree``).
 
 The walk is pure logic over the session's looks and its git commands (``timeline``), read
