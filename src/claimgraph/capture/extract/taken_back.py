@@ -512,6 +512,9 @@ def _here(view: SessionView, cwd: str | None) -> bool:
 def taken_back(view: SessionView, looks: Mapping[str, Sequence[Any]]
                ) -> list[tuple[str, int, str, str, str]]:
     """(cited path, line, kind, old, new) of each change git took back (module docstring)."""
+    if not any("revert" in command or "reset" in command for action in of_kind(view, SHELL)
+               if (command := action.command or "")):
+        return []  # a quick look before parsing every git command of the session
     steps = git_steps(view)
     if not any(step.words[1] in ("revert", "reset") for step in steps):
         return []
