@@ -754,3 +754,18 @@ def test_head_counted_from_another_folder_than_the_commit_is_not_followed(tmp_pa
     again.agent("OK.")
     (tmp_path / "again").mkdir()
     assert not _holds("retry_later", _objects(again, tmp_path / "again"))
+
+
+def test_a_codex_rule_file_a_reset_took_back_is_dropped(tmp_path: Path):
+    def build(session: CodexSession, later: bool) -> None:  # type: ignore[override]
+        session.user("Write our contribution rules down in CONTRIBUTING.md.")
+        session.shell("cat > CONTRIBUTING.md <<'EOF'\n" + RULES + "EOF")
+        session.shell("git add -A && git commit -m 'docs: rules'",
+                      "[main 1a2b3c4] docs: rules\n 1 file changed, 4 insertions(+)\n"
+                      " create mode 100644 CONTRIBUTING.md")
+        if later:
+            session.shell("git reset --hard HEAD~1", "HEAD is now at 0a1b2c3 chore: init")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path, CodexSession)  # type: ignore[arg-type]
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
