@@ -769,3 +769,22 @@ def test_a_codex_rule_file_a_reset_took_back_is_dropped(tmp_path: Path):
     before, after = _before_and_after(build, tmp_path, CodexSession)  # type: ignore[arg-type]
     assert _holds("circuit_breaker", before)
     assert not _holds("circuit_breaker", after)
+
+
+@pytest.mark.parametrize("undo", ["git checkout -- src/mailer.py", "git stash"])
+def test_reading_back_what_the_session_wrote_does_not_keep_it_through_a_revert(
+        tmp_path: Path, undo: str):
+    """A read after the session's own edit shows the edit, not the file before the session:
+    git throws both away. A read showing the thing before the session touched the file is
+    the file's own text, and git brings that back."""
+    def build(session: ClaudeSession, read_first: bool) -> None:
+        if read_first:
+            session.read("src/mailer.py", "def resend(invoice):\n"
+                         "    retry_later(smtp_send, invoice)\n")
+        _mailer_decided(session)
+        session.read("src/mailer.py", "def send(invoice):\n    retry_later(smtp_send, invoice)\n")
+        session.bash(undo)
+        session.agent("Back to how it was.")
+    fresh, known = _before_and_after(build, tmp_path)
+    assert not _holds("retry_later", fresh)
+    assert _holds("retry_later", known)
