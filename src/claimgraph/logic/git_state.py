@@ -565,6 +565,8 @@ _CLOSED_LINE = re.compile(r"Closed pull request (?:[\w.-]+/[\w.-]+)?#(?P<number>
 
 _CHANGED = re.compile(r"^ ?(?P<count>\d+) files? changed", re.M)
 _DIFFSTAT = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?:\d+ ?[+-]*|Bin\b.*)\s*$", re.M)
+#: The line a pull or merge that brought commits in prints right above its diffstat.
+_BROUGHT_IN = re.compile(r"^(?:Fast-forward|Merge made by [^\n]*)$", re.M)
 
 
 def files_changed(output: str) -> int | None:
@@ -574,12 +576,18 @@ def files_changed(output: str) -> int | None:
 
 
 def diffstat_files(output: str) -> tuple[str, ...]:
-    """The paths of a diffstat (`` path | 6 +++++-``) a pull or merge printed when it
-    brought commits in ("Fast-forward", "Merge made by"); () for anything else."""
-    if "Fast-forward" not in output and "Merge made by" not in output:
-        return ()
-    return tuple(m["path"].strip() for m in _DIFFSTAT.finditer(output)
-                 if " => " not in m["path"])
+    """The paths of the diffstat (`` path | 6 +++++-``) a pull or merge printed when it
+    brought commits in: the rows right under its "Fast-forward" / "Merge made by" line, not
+    another command's diffstat elsewhere on the line; () for anything else."""
+    found: list[str] = []
+    for marker in _BROUGHT_IN.finditer(output):
+        for row in output[marker.end():].lstrip("\n").split("\n"):
+            stat = _DIFFSTAT.match(row)
+            if stat is None:
+                break  # git's diffstat ends at its "N files changed" line
+            if " => " not in stat["path"]:
+                found.append(stat["path"].strip())
+    return tuple(found)
 
 
 def pruned_branches(output: str) -> list[str]:

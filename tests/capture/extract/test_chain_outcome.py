@@ -138,3 +138,24 @@ def test_a_chain_that_also_installs_is_left_to_the_line_rules():
     session.bash("pip install types-requests && ruff check . && mypy src",
                  output=f"{RUFF_OK}\n{MYPY_OK}")
     assert only(session.extract(), "core/failure-mode") == []
+
+
+TSC_BAD = ("src/cart.ts(7,5): error TS2322: Type 'string' is not assignable to type 'number'.\n"
+           "\nFound 1 error in src/cart.ts:7\n")
+CARGO_BAD = ("error[E0308]: mismatched types\n --> src/cart.rs:7:5\n\n"
+             "error: could not compile `shop` (bin \"shop\") due to 1 previous error")
+
+
+def test_a_build_step_whose_tool_printed_its_failure_is_the_failed_part():
+    """A build is a part of a ``&&`` chain like any check: tsc's ``error TS…`` and cargo's
+    ``could not compile`` are their own words, and the checks before it passed."""
+    assert _outcomes("pytest -q && npx tsc", FAILED, f"{PYTEST_OK}\n{TSC_BAD}") == [
+        ("pytest", OK), ("npx", FAILED)]
+    assert _outcomes("cargo fmt --check && cargo build && cargo test", FAILED, CARGO_BAD) == [
+        ("cargo", OK), ("cargo", FAILED)]
+    assert _outcomes("cargo build && cargo test", OK) == [("cargo", OK), ("cargo", OK)]
+
+
+def test_a_build_failure_another_part_may_have_printed_is_unknown():
+    """``cargo clippy`` prints the same ``could not compile`` as ``cargo build``."""
+    assert _outcomes("cargo clippy && cargo build", FAILED, CARGO_BAD) == []

@@ -603,3 +603,188 @@ def test_a_name_taken_out_of_another_file_leaves_the_design_the_code_still_holds
         session.bash(elsewhere[0])
     session.agent("OK.")
     assert _holds("retry_later", _objects(session, tmp_path))
+
+
+# --- b. a commit that modified a file, reverted or reset away --------------------------------
+
+MAILER_COMMIT = ("[main 3c4d5e6] mailer: retry\n"
+                 " 1 file changed, 1 insertion(+), 1 deletion(-)")
+REVERT_OUTPUT = ("[main 7e8f9a0] Revert \"mailer: retry\"\n"
+                 " 1 file changed, 1 insertion(+), 1 deletion(-)")
+
+
+@pytest.mark.parametrize("commit", ["git commit -am 'mailer: retry'",
+                                    "git add src/mailer.py && git commit -m 'mailer: retry'"])
+@pytest.mark.parametrize("undo", ["git revert --no-edit HEAD", "git revert 3c4d5e6",
+                                  "git revert --no-commit 3c4d5e6",
+                                  "git reset --hard HEAD~1", "git reset --hard HEAD^",
+                                  "git reset --hard @~1"])
+def test_an_agents_design_whose_commit_git_took_back_is_dropped(tmp_path: Path, commit: str,
+                                                                 undo: str):
+    """A commit that MODIFIED a file names no file in git's summary: what it changed is the
+    session's own edits it took in. ``git revert`` applies their inverse; ``git reset --hard
+    HEAD~1`` moves the branch back past the commit and makes the tree match (git-revert(1),
+    git-reset(1))."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        _mailer_decided(session)
+        session.bash(commit, MAILER_COMMIT)
+        if later:
+            session.user("Take that back out, retries belong in the queue.")
+            session.bash(undo, REVERT_OUTPUT if undo.startswith("git revert --no-edit")
+                         or undo == "git revert 3c4d5e6" else "")
+            session.agent("Back to how it was.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("retry_later", before)
+    assert not _holds("retry_later", after)
+
+
+def test_a_revert_of_a_commit_whose_diff_the_session_saw_drops_what_it_added(tmp_path: Path):
+    """The change came before the session: ``git show`` printed its diff, the session read the
+    file, and a revert of that commit takes the added line out again (the line the diff
+    kept as context stays)."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Who added the breaker rule?")
+        session.bash("git show 9a8b7c6", "commit 9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b\n"
+                     "Author: Dev <dev@example.com>\n\n    docs: breaker rule\n\n"
+                     "diff --git a/CONTRIBUTING.md b/CONTRIBUTING.md\n"
+                     "index 1111111..2222222 100644\n--- a/CONTRIBUTING.md\n"
+                     "+++ b/CONTRIBUTING.md\n@@ -2,2 +2,3 @@\n \n"
+                     " - Always run `make check` before pushing.\n"
+                     "+- Always wrap every outbound call in the `circuit_breaker` helper.\n")
+        session.read("CONTRIBUTING.md", RULES)
+        if later:
+            session.user("Revert that commit, the team never agreed on it.")
+            session.bash("git revert --no-edit 9a8b7c6",
+                         "[main 5d6e7f8] Revert \"docs: breaker rule\"\n"
+                         " 1 file changed, 1 deletion(-)")
+        session.agent("Done.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+    assert _holds("make check", after)
+
+
+@pytest.mark.parametrize("steps", [
+    ["git reset --hard HEAD~1"],  # before the session's only commit: no commit of it to hold
+    ["git reset HEAD~1"],  # the tree stays as it is (mixed)
+    ["git reset --soft HEAD~1"],
+    ["git revert --no-edit HEAD", "git revert --no-edit HEAD"],  # the revert reverted
+    ["git pull", "git reset --hard HEAD~1"],  # the pull may have moved HEAD: HEAD~1 unknown
+])
+def test_what_a_later_commit_keeps_or_git_puts_back_is_no_undo(tmp_path: Path,
+                                                               steps: list[str]):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("git commit -am 'mailer: retry'", MAILER_COMMIT)
+    if steps[0] == "git reset --hard HEAD~1":
+        session.bash("git commit -am 'mailer: docs'", "[main 4d5e6f7] mailer: docs\n"
+                     " 1 file changed, 1 insertion(+)")
+    for n, command in enumerate(steps):
+        session.bash(command, f"[main 7e8f9a{n}] Revert\n 1 file changed"
+                     if command.startswith("git revert") else "")
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+def test_a_rule_a_reverted_commit_added_to_a_file_is_dropped(tmp_path: Path):
+    """A rule quoted from a file the session edited, committed and then reverted."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        session.user("Write our contribution rules down in CONTRIBUTING.md.")
+        session.read("CONTRIBUTING.md", "# Contributing\n\n- Always run `make check` before "
+                                        "pushing.\n")
+        session.edit("CONTRIBUTING.md", "- Always run `make check` before pushing.\n",
+                     RULES.split("\n\n", 1)[1])
+        session.bash("git commit -am 'docs: breaker rule'",
+                     "[main 1a2b3c4] docs: breaker rule\n 1 file changed, 1 insertion(+)")
+        if later:
+            session.bash("git revert --no-edit 1a2b3c4",
+                         "[main 5d6e7f8] Revert \"docs: breaker rule\"\n"
+                         " 1 file changed, 1 deletion(-)")
+        session.agent("Done.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+    assert _holds("make check", after), "the rule the commit did not add stays"
+
+
+@pytest.mark.parametrize("commit, kept", [
+    ("git add README.md && git commit -m 'docs'", True),  # the mailer's change never committed
+    ("git add -p && git commit -m 'mailer: retry'", True),  # hunks the person chose: unknown
+    ("cd src && git add mailer.py && cd .. && git commit -m 'mailer: retry'", False),
+    ("git add . && git commit -m 'mailer: retry'", False),
+])
+def test_a_revert_takes_back_only_what_the_commit_took_in(tmp_path: Path, commit: str,
+                                                          kept: bool):
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash(commit, MAILER_COMMIT)
+    session.bash("git revert --no-edit HEAD", REVERT_OUTPUT)
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path)) is kept
+
+
+def test_a_rule_file_a_reset_took_back_past_its_commit_is_gone(tmp_path: Path):
+    """git-reset(1) --hard: a file the undone commit created (its ``create mode`` line) is no
+    longer in the tree."""
+    def build(session: ClaudeSession, later: bool) -> None:
+        _rules_committed(session)
+        if later:
+            session.bash("git reset --hard HEAD~1", "HEAD is now at 0a1b2c3 chore: init")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path)
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+
+
+@pytest.mark.parametrize("undo", ["git reset --hard HEAD~1", "git revert --no-edit HEAD"])
+def test_head_counted_from_another_folder_than_the_commit_is_not_followed(tmp_path: Path,
+                                                                          undo: str):
+    """A folder of the project may hold a repository of its own (a nested checkout): the
+    root's ``HEAD`` need not be the commit made there."""
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("cd src && git commit -am 'mailer: retry'", MAILER_COMMIT)
+    session.bash(undo, REVERT_OUTPUT if "revert" in undo else "HEAD is now at 0a1b2c3 init")
+    session.agent("OK.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+    again = ClaudeSession()
+    _mailer_decided(again)
+    again.bash("cd src && git commit -am 'mailer: retry'", MAILER_COMMIT)
+    again.bash(f"cd src && {undo}", REVERT_OUTPUT if "revert" in undo else "HEAD is now at x")
+    again.agent("OK.")
+    (tmp_path / "again").mkdir()
+    assert not _holds("retry_later", _objects(again, tmp_path / "again"))
+
+
+def test_a_codex_rule_file_a_reset_took_back_is_dropped(tmp_path: Path):
+    def build(session: CodexSession, later: bool) -> None:  # type: ignore[override]
+        session.user("Write our contribution rules down in CONTRIBUTING.md.")
+        session.shell("cat > CONTRIBUTING.md <<'EOF'\n" + RULES + "EOF")
+        session.shell("git add -A && git commit -m 'docs: rules'",
+                      "[main 1a2b3c4] docs: rules\n 1 file changed, 4 insertions(+)\n"
+                      " create mode 100644 CONTRIBUTING.md")
+        if later:
+            session.shell("git reset --hard HEAD~1", "HEAD is now at 0a1b2c3 chore: init")
+        session.agent("OK.")
+    before, after = _before_and_after(build, tmp_path, CodexSession)  # type: ignore[arg-type]
+    assert _holds("circuit_breaker", before)
+    assert not _holds("circuit_breaker", after)
+
+
+@pytest.mark.parametrize("undo", ["git checkout -- src/mailer.py", "git stash"])
+def test_reading_back_what_the_session_wrote_does_not_keep_it_through_a_revert(
+        tmp_path: Path, undo: str):
+    """A read after the session's own edit shows the edit, not the file before the session:
+    git throws both away. A read showing the thing before the session touched the file is
+    the file's own text, and git brings that back."""
+    def build(session: ClaudeSession, read_first: bool) -> None:
+        if read_first:
+            session.read("src/mailer.py", "def resend(invoice):\n"
+                         "    retry_later(smtp_send, invoice)\n")
+        _mailer_decided(session)
+        session.read("src/mailer.py", "def send(invoice):\n    retry_later(smtp_send, invoice)\n")
+        session.bash(undo)
+        session.agent("Back to how it was.")
+    fresh, known = _before_and_after(build, tmp_path)
+    assert not _holds("retry_later", fresh)
+    assert _holds("retry_later", known)

@@ -384,10 +384,14 @@ def _elsewhere(commit_line: str, *, before: str | None = None) -> Session:
 def test_a_commit_made_in_another_repository_is_no_lesson_of_this_project():
     for line in ('cd ../vendored-lib && git commit -a -m "{msg}"',
                  'git -C /home/dev/other commit -a -m "{msg}"',
-                 'cd ~/src/other && git commit -a -m "{msg}"'):
+                 'cd ~/src/other && git commit -a -m "{msg}"',
+                 'git --git-dir=/home/dev/other/.git --work-tree=/home/dev/other commit -a '
+                 '-m "{msg}"',
+                 'git --git-dir /srv/repos/other.git commit -a -m "{msg}"'):
         assert _found(_elsewhere(line)) == [], line
     assert len(_found(_elsewhere('git commit -a -m "{msg}"'))) == 1
     assert len(_found(_elsewhere('cd sub && git commit -a -m "{msg}"'))) == 1
+    assert len(_found(_elsewhere('git --git-dir=.git --work-tree=. commit -a -m "{msg}"'))) == 1
 
 
 def test_a_worktree_the_project_added_is_the_project_one_another_repository_added_is_not():
@@ -461,3 +465,25 @@ def test_pipefail_counts_only_when_the_shell_sets_it():
     assert _found(_lint_loop(named, output="ok")) == []
     quoted = "ruff check . --output-format json | python report.py --title 'no pipefail'"
     assert _found(_lint_loop(quoted, output="ok")) == []
+
+
+def test_a_reset_or_revert_back_past_the_fix_takes_it_back():
+    """git-reset(1) ``--hard HEAD~N`` drops the last N commits from the branch and the tree;
+    git-revert(1) of ``HEAD~N`` undoes that commit: a fix among them is no lesson. A reset
+    that keeps the tree (``--soft``), or one past other commits only, leaves it."""
+    for later, kept in ((["git reset --hard HEAD~1"], 0), (["git reset --hard HEAD^"], 0),
+                        (["git reset --soft HEAD~1"], 1),
+                        (["git checkout -- export.py", "git reset --hard HEAD~1"], 0),
+                        (["git pull", "git reset --hard HEAD~1"], 1)):
+        session = _session()
+        for command in later:
+            session.bash(command, output="HEAD is now at 0a0a0a0 older")
+        assert len(_found(session)) == kept, later
+    session = _session()
+    session.bash("git commit -am 'docs: note'", output="[fix/cache 2b2b2b2b] docs: note")
+    session.bash("git revert --no-edit HEAD~1", output="[fix/cache 5e6f7a8] Revert ...")
+    assert _found(session) == []
+    session = _session()
+    session.bash("git commit -am 'docs: note'", output="[fix/cache 2b2b2b2b] docs: note")
+    session.bash("git reset --hard HEAD~1", output="HEAD is now at 1a2b3c4d fix")
+    assert len(_found(session)) == 1

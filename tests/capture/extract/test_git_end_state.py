@@ -192,6 +192,17 @@ def test_a_pull_of_other_files_leaves_the_pr_open():
     assert "was opened" in _states(session)["shop PR #5"]
 
 
+def test_a_diffstat_another_command_of_the_line_printed_is_not_what_the_pull_brought():
+    """git prints a pull's diffstat right under "Fast-forward", up to its "N files changed"
+    line: a ``git diff --stat`` later on the line lists other files than the pull's."""
+    session = Session()
+    _pr(session, 5, "feat/x")
+    session.bash("git checkout main && git pull && git diff --stat HEAD~3",
+                 output=PULL.format(path="src/other.py")
+                 + "\n src/a.py | 2 ++\n 1 file changed, 2 insertions(+)")
+    assert "was opened" in _states(session)["shop PR #5"]
+
+
 def test_a_detached_checkout_is_no_branch_and_rewrites_nothing():
     session = Session()
     session.bash("git commit -m a", output="[main 1111111] feat: one\n 1 file changed")

@@ -351,6 +351,15 @@ def test_a_git_c_folder_and_a_later_cd_are_followed():
                                                ("log", "/srv/app")]
 
 
+def test_a_git_dir_names_the_repository_a_work_tree_alone_does_not():
+    """git(1): ``--git-dir`` is the repository (its folder, for a ``.git`` directory);
+    with ``--work-tree`` alone git finds the repository from where it runs."""
+    runs = git_runs("git --git-dir=../lib/.git --work-tree=../lib log -1 && "
+                    "git --git-dir /srv/repos/app.git log && git --work-tree=/tmp/out status",
+                    "/home/dev/shop")
+    assert [r.cwd for r in runs] == ["/home/dev/lib", "/srv/repos/app.git", "/home/dev/shop"]
+
+
 def test_a_quoted_git_word_in_an_echo_runs_nothing():
     assert observe('echo "git tag v3 && git push --tags"', "git tag v3 && git push --tags", 1) \
         is None

@@ -517,3 +517,18 @@ def test_a_task_runners_progress_line_is_not_the_error():
     from claimgraph.capture.extract.lessons import first_error_text
     out = "[STARTED] Backing up original state...\n[FAILED] mdlint --fix [FAILED]\n"
     assert first_error_text(out).startswith("[FAILED] mdlint")
+
+
+def test_a_git_command_pointed_at_another_repository_teaches_this_project_nothing():
+    """git(1): ``-C <path>`` runs git there and ``--git-dir`` names the repository, so a
+    hook that refused a commit there is that repository's; the project's own still teaches."""
+    for place, found in (("-C /home/dev/other ", 0),
+                         ("--git-dir=/home/dev/other/.git --work-tree=/home/dev/other ", 0),
+                         ("--git-dir /srv/repos/other.git ", 0), ("", 1)):
+        session = Session()
+        session.bash(f'git {place}commit -am "feat: x"', error=True,
+                     output="Pre-commit validation failed:\n\n[FORMAT] Code is not formatted.\n"
+                            "Run 'mix format' to fix.")
+        session.bash("mix format")
+        session.bash(f'git {place}commit -am "feat: x"', output="[main 1a2b3c] feat: x")
+        assert len(only(session.extract(), "core/failure-mode")) == found, place

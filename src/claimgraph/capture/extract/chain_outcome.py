@@ -16,8 +16,8 @@ another shape, and its status says this much about each part:
   ``pipefail`` is set), so such a part's own outcome is not in the line's status: it is left
   out (``shell.Invocation.confirmed``, ``piped``).
 
-What a part is (test, lint, format) is ``commands``' vocabulary; the signatures below are keyed
-by its runner names and only say what each runner prints when it passed or failed.
+What a part is (test, lint, format, build) is ``commands``' vocabulary; the signatures below
+are keyed by its runner names and only say what each runner prints when it passed or failed.
 """
 
 from __future__ import annotations
@@ -31,8 +31,14 @@ from claimgraph.capture.extract.commands import kind_of
 from claimgraph.capture.extract.session import FAILED, OK
 from claimgraph.capture.extract.shell import Invocation, unwrap
 
-#: The kinds of command a chain's part may be for its outcome to be followed: a check.
-CHECK_KINDS = frozenset({"test", "lint", "format"})
+#: The kinds of command a chain's part may be for its outcome to be followed: a check, or a
+#: build (a compiler's errors stop a ``&&`` line as a test's do).
+CHECK_KINDS = frozenset({"test", "lint", "format", "build"})
+#: tsc's own error lines (``src/a.ts(7,5): error TS2322:`` or, pretty, ``src/a.ts:7:5 - error
+#: TS2322:``), with or without ``--noEmit``.
+_TSC_FAILED = re.compile(r"(?:\(\d+,\d+\):|:\d+:\d+ -) error TS\d+: ", re.MULTILINE)
+#: cargo's words when a crate did not compile (``build``, ``check`` and ``clippy`` alike).
+_CARGO_FAILED = re.compile(r"^error: could not compile `", re.MULTILINE)
 #: Commands that only prepare the ones after them (their outcome is nobody's lesson).
 _SETUP = frozenset({"cd", "source", ".", "export", "set"})
 
@@ -46,8 +52,13 @@ _FAILED_BY: dict[str, re.Pattern[str]] = {
                          re.MULTILINE),
     "black": re.compile(r"^\d+ files? would be reformatted|^Oh no! ", re.MULTILINE),
     "cargo test": re.compile(r"^test result: FAILED\.", re.MULTILINE),
-    "cargo clippy": re.compile(r"^error: could not compile `", re.MULTILINE),
-    "cargo check": re.compile(r"^error: could not compile `", re.MULTILINE),
+    "cargo clippy": _CARGO_FAILED,
+    "cargo check": _CARGO_FAILED,
+    "cargo build": _CARGO_FAILED,
+    "tsc": _TSC_FAILED,
+    "tsc --noEmit": _TSC_FAILED,
+    "vite build": re.compile(r"^error during build:", re.MULTILINE),
+    "next build": re.compile(r"^Failed to compile\.", re.MULTILINE),
     "go test": re.compile(r"^FAIL\s+\S+\s+[\d.]+s$", re.MULTILINE),
     "eslint": re.compile(r"^✖ \d+ problems? \(\d+ errors?", re.MULTILINE),
     "pyright": re.compile(r"^\d+ errors?, \d+ warnings?, \d+ (?:informations|notes?)",

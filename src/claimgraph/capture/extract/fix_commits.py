@@ -161,6 +161,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
     order = 0
     places = _project_places(view)
     latest: Event | None = None  # the session's latest commit
+    head: list[str] = []  # hashes of the commits the session made, newest last (``_head``)
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
@@ -168,6 +169,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
             _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
             _reverted(command_text(event) or "", fixes, latest)
+            _taken_back(view, event, fixes, head)
             _rewritten(command_text(event) or "", fixes)
             _pushed(view, event, fixes)
             made = _made(view, event)
@@ -211,6 +213,89 @@ def _reverted(command: str, fixes: list[_Fix], latest: Event | None) -> None:
                        or (word in ("HEAD", "@") and fix.commit is latest)
                        for word in words[2:]):
                     fix.refuted = True
+
+
+#: git commands after which ``HEAD~N`` no longer counts the session's own commits.
+_MOVES_HEAD = frozenset({"rebase", "pull", "merge", "switch", "rewrite"})
+_RELATIVE = lazy_regex(r"^(?:HEAD|@)(?P<steps>(?:~\d*|\^1?)*)$")
+
+
+def _taken_back(view: SessionView, call: Event, fixes: list[_Fix], head: list[str]) -> None:
+    """git-revert(1) of ``HEAD~N`` and git-reset(1) ``--hard`` (``--keep``, ``--merge``)
+    back past a fix's commit take the fix back: no lesson. ``HEAD~N`` is counted over the
+    commits the session made (git printed their ``[branch hash]`` lines), and only until a
+    command moves HEAD otherwise (a pull, rebase, merge, branch switch, a failed or unknown
+    git command that may have)."""
+    command = command_text(call) or ""
+    if "git" not in command:
+        return
+    runs = [run for run in git_runs(command, call_cwd(call) or view.root)
+            if run.words[:1] == ("git",) and len(run.words) > 1]
+    if not runs:
+        return
+    if view.outcome(call) != OK:
+        if any(run.kind in ("commit", "picks", "reset") or run.kind in _MOVES_HEAD
+               for run in runs):
+            head.clear()
+        return
+    result = view.results.get(call.call_id or "")
+    output = result.text if result is not None and result.text else ""
+    for run in runs:
+        args = run.words[2:]
+        if run.kind == "reset":
+            _reset_past(args, fixes, head)
+        elif run.words[1] == "revert":
+            for word in args:
+                back = _steps_back(word)
+                if back is not None and back < len(head):
+                    _refute(fixes, head[-1 - back:][:1])
+        elif run.kind in _MOVES_HEAD and not (run.kind == "switch" and _stays(args)):
+            head.clear()
+    if any(run.kind in ("commit", "picks") for run in runs):
+        head.extend(match["hash"] for match in _MADE.finditer(output))
+
+
+def _stays(args: tuple[str, ...]) -> bool:
+    """A checkout or switch that leaves HEAD's history as it is: files restored (``--``,
+    ``.``, ``-p``) or a new branch made where HEAD is."""
+    words = [word for word in args if not word.startswith("-")]
+    return "--" in args or words == ["."] or bool({"-p", "--patch"} & set(args)) or (
+        bool({"-b", "-c", "-B", "-C"} & set(args)) and len(words) <= 1)
+
+
+def _reset_past(args: tuple[str, ...], fixes: list[_Fix], head: list[str]) -> None:
+    words = [word for word in args if not word.startswith("-")]
+    if "--" in args or len(words) > 1:
+        return  # paths: the index only
+    back = _steps_back(words[0]) if words else 0
+    if back is None:
+        at = [index for index, made in enumerate(head) if _same_hash(made, words[0])]
+        back = len(head) - 1 - at[-1] if at else None
+    if back is None or back > len(head):
+        head.clear()
+        return
+    gone = head[len(head) - back:] if back else []
+    if {"--hard", "--keep", "--merge"} & set(args):
+        _refute(fixes, gone)
+    del head[len(head) - back:]
+
+
+def _refute(fixes: list[_Fix], hashes: list[str]) -> None:
+    for fix in fixes:
+        if any(_same_hash(made, fix.hash) for made in hashes):
+            fix.refuted = True
+
+
+def _same_hash(one: str, other: str) -> bool:
+    return len(one) >= 4 and len(other) >= 4 and (one.startswith(other) or other.startswith(one))
+
+
+def _steps_back(revision: str) -> int | None:
+    match = _RELATIVE.match(revision)
+    if match is None:
+        return None
+    return sum(int(part[1:]) if part.startswith("~") and part[1:] else 1
+               for part in re.findall(r"~\d*|\^1?", match["steps"]))
 
 
 #: git commands that can give the commits on a branch new ids. A plain ``pull`` counts: the

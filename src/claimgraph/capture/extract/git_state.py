@@ -384,10 +384,10 @@ class GitRun:
 def git_runs(command: str, cwd: str | None = None) -> list[GitRun]:
     """The git and gh commands a line runs, in order: read by the shell parser, so a heredoc
     body or a quoted message that names ``git tag v2`` runs nothing."""
-    return [found for run in invocations(command, cwd) if (found := _git_run(run))]
+    return [found for run in invocations(command, cwd) if (found := git_run(run))]
 
 
-def _git_run(run: Invocation) -> GitRun | None:
+def git_run(run: Invocation) -> GitRun | None:
     """The git or gh command one simple command of a line runs (None: none, or a probe)."""
     words = unwrap(run.argv)
     program = words[0] if words else ""
@@ -396,11 +396,14 @@ def _git_run(run: Invocation) -> GitRun | None:
         rest = list(words[1:])
         while rest and rest[0].startswith("-"):
             flag = rest.pop(0)
-            if flag in _ASKS_ONLY:
+            if flag.startswith("--git-dir="):
+                where = _repository_at(where, flag.split("=", 1)[1])
+            elif flag in _ASKS_ONLY:
                 rest = []  # ``git --version …`` runs ``git version``: a probe
             elif flag in _GIT_VALUES and rest:
                 value = rest.pop(0)
-                where = _into(where, value) if flag == "-C" else where
+                where = _into(where, value) if flag == "-C" else \
+                    _repository_at(where, value) if flag == "--git-dir" else where
         if not rest or probe(rest[1:]):
             return None
         return GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where,
@@ -419,6 +422,16 @@ def _git_run(run: Invocation) -> GitRun | None:
     return None
 
 
+def _repository_at(cwd: str | None, git_dir: str) -> str | None:
+    """The folder of the repository ``--git-dir`` names (git(1)): the one holding a ``.git``
+    directory, or the directory itself (a bare repository). ``--work-tree`` alone does not
+    change it: git then finds the repository from where it runs."""
+    found = _into(cwd, git_dir)
+    if found is not None and posixpath.basename(found) == ".git":
+        return posixpath.dirname(found)
+    return found
+
+
 def marked_logs(command: str, cwd: str | None, output: str) -> list[tuple[GitRun, str]]:
     """(log, what it printed) of each ``git log`` of a line whose output an ``echo`` right
     before it (or the line's start) and one right after it mark off, each marker printed
@@ -428,7 +441,7 @@ def marked_logs(command: str, cwd: str | None, output: str) -> list[tuple[GitRun
     lines = output.splitlines()
     found: list[tuple[GitRun, str]] = []
     for at, step in enumerate(steps):
-        run = _git_run(step)
+        run = git_run(step)
         if run is None or run.kind != "log" or step.piped or at + 1 >= len(steps):
             continue
         start = _printed_once(lines, steps[at - 1]) if at else -1

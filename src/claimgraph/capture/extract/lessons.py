@@ -57,6 +57,7 @@ from claimgraph.capture.extract.chain_outcome import chain_outcomes
 from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
+from claimgraph.capture.extract.git_state import git_run
 from claimgraph.capture.extract.held import (
     acted_between, changed_outside, outside_change, remote_error)
 from claimgraph.capture.extract.push_refused import push_refused_candidates
@@ -661,7 +662,7 @@ def _lesson(view: SessionView, window: _Window, fixed: _Run,
     if window.outside or acted_between(view, failure.call.line, fixed.call.line):
         return None  # changed outside the project, or by the person: not the project's fix
     if any(cwd and view.own(cwd) is None
-           for cwd in (failure.invocation.cwd, fixed.invocation.cwd)):
+           for cwd in (_place(failure.invocation), _place(fixed.invocation))):
         return None  # run in another project (a sibling checkout): not this one's lesson
     if not window.edits and remote_error(window.error[0]):
         return None  # a remote's answer (a 404, a timeout) changed: no command here fixed it
@@ -793,6 +794,13 @@ def cut_short(argv: tuple[str, ...], root: str | None = None) -> bool:
     another command (often the failing one's beginning), so no lesson tells it."""
     return shown_command(argv, root).endswith("…") and not shown_command(
         argv, root).endswith(" …")
+
+
+def _place(invocation: Invocation) -> str | None:
+    """Where a command works: its folder, or for git the repository ``-C`` / ``--git-dir``
+    point it at (``git_state.git_run``)."""
+    run = git_run(invocation) if invocation.argv[:1] == ("git",) else None
+    return run.cwd if run is not None else invocation.cwd
 
 
 def _where(view: SessionView, cwd: str | None) -> str:

@@ -91,6 +91,7 @@ from claimgraph.capture.extract.removed_packages import (
 from claimgraph.capture.extract.revised import revised_away
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.superseded import DECISIONS, superseded
+from claimgraph.capture.extract.taken_back import taken_back
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 from claimgraph.capture.extract.unseen_edits import emptying_edits, substituted
 from claimgraph.capture.extract.undone import (
@@ -266,6 +267,9 @@ def digest(view: SessionView) -> Later:
     unseen = [*emptying_edits(view), *substituted(view, files)]
     for path, line, old, new in unseen:
         files.setdefault(path, []).append(FileChange(line, "edit", old, new))
+    for path, line, kind, old, new in taken_back(view, files):
+        files.setdefault(path, []).append(FileChange(line, kind, old, new))
+        unseen.append((path, line, old, new))
     for path in {path for path, *_ in unseen}:  # once per file: a sed may change every line
         files[path].sort(key=lambda known: known.line)
     done = [(action.line, action.command) for action in of_kind(view, SHELL)

@@ -273,7 +273,7 @@ class History:
                          if at > line and put and at > put[-1] and _covers(gone, path)
                          and not (gone == "." and created)), None)
             if undo is None or any(event.line > undo and event.in_new for event in trace.events) \
-                    or any(event.kind == "read" and event.in_new for event in trace.events) \
+                    or _held_before(trace.events, put[0]) \
                     or any(put[-1] < at < undo for at in self.snapshots):
                 return None  # here it stays, or the file held it before the session
             if found is None or undo < found.line:
@@ -306,6 +306,14 @@ class History:
                     return Undone(path, look.line, "resized")
                 last = look.new if look.kind in ("read", "write") else None
         return None
+
+
+def _held_before(events: Sequence[_Event], first_put: int) -> bool:
+    """The file held the term before the session put it there: a read before the session's
+    first change putting it in showed it, or a change up to that one replaced text holding
+    it. A read after that change shows the session's own text, which git throws away too."""
+    return any((event.kind == "read" and event.in_new and event.line < first_put)
+               or (event.in_old and event.line <= first_put) for event in events)
 
 
 def _resizes(look: Look, last: str | None) -> bool:
