@@ -63,10 +63,27 @@ APPROVED = "approved"
 _APPROVED = ("User has approved", "User approved")
 _HANDED_OVER = lazy_regex(r"^\s*Implement the following plan:\s*", re.IGNORECASE)
 #: The harness's closing note on a handed-over plan: where the old transcript is.
-_HARNESS_TAIL = lazy_regex(r"\n\s*If you need specific details from before exiting plan mode"
-                           r".*\Z", re.DOTALL)
+_HARNESS_TAIL = "If you need specific details from before exiting plan mode"
+#: The heading before the plan in an approval's result: the text the person approved, the
+#: person's own edit included ("(edited by user)"; the call's ``plan`` is the agent's draft).
+_APPROVED_TEXT = lazy_regex(r"^## Approved Plan(?: \([^)\n]*\))?:[ \t]*\n", re.MULTILINE)
+#: The only agent whose plan mode this reads (``ExitPlanMode``, its handed-over plan).
+_PLAN_AGENT = "claude-code"
 _HEADING = lazy_regex(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 _BOLD_HEADING = lazy_regex(r"^\s*\*\*(?P<title>[^*]{2,60}?):?\*\*:?\s*$")
+#: A setext heading's underline ("Decisions" over "---------"): the line above is the title.
+_SETEXT = lazy_regex(r"^\s{0,3}(?:=+|-+)\s*$")
+#: A plain line that labels what follows ("Alternatives considered:"): it ends a decision
+#: section when it names something else (``_NOT_DECISIONS``).
+_LABEL_LINE = lazy_regex(r"^\s{0,3}(?P<title>[^\s\-*•#>|`\d][^:]{0,60}):\s*$")
+#: A heading's section number ("3. Approach", "2) Design decisions").
+_SECTION_NUMBER = lazy_regex(r"^\d+[.):]\s*(?P<rest>.*)$")
+#: What a numbered heading that names a decision section says after its number: such
+#: words only ("Key decisions", "Approach"), not an action ("Decide the approach").
+_SECTION_NAME = lazy_regex(
+    r"^(?:(?:key|core|main|design|technical|architectural|architecture|overall|chosen|"
+    r"proposed)\s+)*(?:decisions?|approach|design|choices|conventions?|principles?)$",
+    re.IGNORECASE)
 _BULLET = lazy_regex(r"^(?P<indent>\s*)(?P<mark>[-*•]|\d+[.)])\s+(?P<text>.+)$")
 #: A labelled line: "**Goal**: …", "- **Plan format**: …".
 _LABELLED = lazy_regex(r"^\s*(?:[-*•]\s+)?\*\*(?P<label>[^*]{2,40}?):?\*\*:?\s+(?P<text>\S.*)$")
@@ -143,22 +160,44 @@ def approved_plans(view: SessionView) -> list[ApprovedPlan]:
     whose result says approved and whose ``plan`` input holds the plan, and each message the
     harness composed to hand an approved plan over. A plan approved again later under the
     same title was revised: only its last version is kept."""
-    found: list[ApprovedPlan] = []
-    for action in of_kind(view, PLAN):
+    if view.transcript.agent != _PLAN_AGENT:
+        return []
+    found: list[tuple[ApprovedPlan, bool]] = []  # each plan put to the person, and whether
+    for action in of_kind(view, PLAN):           # they approved it
         result = action.result
         if result is None or action.call.subagent_id or action.call.is_sidechain:
             continue
-        if result.text.lstrip().startswith(_APPROVED) and action.content.strip():
-            found.append(ApprovedPlan(action.content, action.call, result))
+        approved = result.text.lstrip().startswith(_APPROVED)
+        text = approved_text(result.text) if approved else None
+        text = text if text is not None else action.content
+        if text.strip():
+            found.append((ApprovedPlan(text, action.call, result), approved))
     for event in view.transcript.events:
         if event.kind in ("meta", "prompt") and not event.subagent_id \
                 and not event.is_sidechain and _HANDED_OVER.match(event.text):
-            text = _HARNESS_TAIL.sub("", _HANDED_OVER.sub("", event.text, count=1))
-            found.append(ApprovedPlan(text, event, event))
-    found.sort(key=lambda plan: plan.approval.line)
-    return [plan for index, plan in enumerate(found)
-            if not plan.title or not any(later.title == plan.title
-                                         for later in found[index + 1:])]
+            text = without_harness_tail(_HANDED_OVER.sub("", event.text, count=1))
+            found.append((ApprovedPlan(text, event, event), True))
+    found.sort(key=lambda pair: pair[0].approval.line)
+    titles = [plan.title for plan, _ in found]
+    last = {title: index for index, title in enumerate(titles) if title}
+    return [plan for index, (plan, approved) in enumerate(found)
+            if approved and last.get(titles[index], index) == index]
+
+
+def approved_text(result: str) -> str | None:
+    """The plan an approval's result quotes after its heading (the person's edit, when they
+    made one), or None when it quotes none (older versions: the call's ``plan`` is it)."""
+    heading = _APPROVED_TEXT.search(result)
+    return result[heading.end():] if heading else None
+
+
+def without_harness_tail(text: str) -> str:
+    """A handed-over plan without the harness's closing note (where the old transcript is):
+    the note's words found from the end, the line they start cut off with all after it."""
+    at = text.rfind(_HARNESS_TAIL)
+    if at < 0 or text[:at].rstrip(" \t")[-1:] not in ("\n", ""):
+        return text
+    return text[:at].rstrip()
 
 
 def plan_title(text: str) -> str:
@@ -192,26 +231,29 @@ def _decision_items(text: str) -> Iterator[str]:
     fenced = False
     top: int | None = None  # the indent of the section's first item: deeper is a detail
     item: list[str] = []  # the open item's lines
+    previous = ""  # the line before, outside code blocks (a setext heading's title)
     for line in text.splitlines():
         bullet = _BULLET.match(line)
+        fence = line.lstrip().startswith(("```", "~~~"))
         if item and line.strip() and not bullet and line[:1].isspace() and not fenced \
-                and not _HEADING.match(line):
+                and not fence and not _HEADING.match(line):
             item.append(line.strip())  # the item wraps onto this line
             continue
         if item:
             yield _labelled_item(" ".join(item))
             item = []
-        if line.lstrip().startswith(("```", "~~~")):
+        if fence:
             fenced = not fenced
             continue
         if fenced:
             continue
-        heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
-        if heading:
-            title = _MARKDOWN.sub("", heading["title"]).strip(" :")
-            inside = bool(_DECISIONS.search(title)) and not _NOT_DECISIONS.search(title) \
-                and not _numbered_title(title)
+        title, previous = _section_title(line, previous), line
+        if title is not None:
+            inside = _decision_section(title)
             top = None
+            continue
+        if _LABEL_LINE.match(line) and _NOT_DECISIONS.search(line):
+            inside, top = False, None  # "Alternatives considered:" ends the section
             continue
         labelled = _LABELLED.match(line)
         if labelled and _SETTLING_LABEL.match(labelled["label"].strip()) and not bullet:
@@ -227,9 +269,34 @@ def _decision_items(text: str) -> Iterator[str]:
         yield _labelled_item(" ".join(item))
 
 
+def _section_title(line: str, before: str) -> str | None:
+    """The title ``line`` gives a section: an ATX or bold heading's, or, when ``line`` is a
+    setext underline, the plain line ``before`` it (None: no heading)."""
+    heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
+    if heading:
+        title = heading["title"]
+    elif _SETEXT.match(line) and before.strip() and not _BULLET.match(before) \
+            and not _HEADING.match(before):
+        title = before
+    else:
+        return None
+    return _MARKDOWN.sub("", title).strip(" :")
+
+
+def _decision_section(title: str) -> bool:
+    """Whether a section so titled holds the plan's choices ("Design decisions", "3.
+    Approach"), not its steps or what it weighed."""
+    if not _DECISIONS.search(title) or _NOT_DECISIONS.search(title):
+        return False
+    numbered = _SECTION_NUMBER.match(title)
+    if numbered:  # a section's number, or one step of the plan's sequence ("1. Install X")
+        return bool(_SECTION_NAME.match(numbered["rest"].strip(" :")))
+    return not _numbered_title(title)
+
+
 def _numbered_title(title: str) -> bool:
-    """"1. Install X", "Step 2: …": one step of the plan's sequence, whatever it names."""
-    return bool(re.match(r"^(?:\d+[.):]|step\s+\d+|change\s+\d+|phase\s+\d+)", title, re.I))
+    """"Step 2: …", "Phase 1 …": one step of the plan's sequence, whatever it names."""
+    return bool(re.match(r"^(?:step|change|phase)\s+\d+", title, re.I))
 
 
 def _labelled_item(text: str) -> str:
