@@ -282,3 +282,19 @@ def test_the_harness_tail_is_cut_after_any_run_of_blank_lines():
         "mode (like exact code snippets), read the full transcript at: /x.jsonl"
     assert without_harness_tail(text).rstrip() == PLAN.rstrip()
     assert without_harness_tail(PLAN) == PLAN
+
+
+def test_an_edited_plan_capture_capped_is_read_up_to_the_cut():
+    """A long result is stored capped (head, marker, tail): the edited plan is read from its
+    head only, so nothing after the cut is taken for a decision out of its section."""
+    from claimgraph.capture.segment import cap_output
+    filler = "## Context\n\n" + "Background words here. " * 400 + "\n\n"
+    tail = "## Decisions\n\n- Use Redis as the session store\n"
+    result = cap_output(EDITED_RESULT + POSTGRES + filler + "x" * 5_000 + "\n\n" + tail)
+    assert "omitted by claimgraph" in result
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=result)
+    session.write(f"{ROOT}/src/store.py", POSTGRES_STORE + "\n# Redis as the session store\n")
+    objects = {c["object"] for c in _kept(session.extract())}
+    assert "Use PostgreSQL for session storage, not SQLite" in objects
+    assert "Use Redis as the session store" not in objects

@@ -64,9 +64,9 @@ _APPROVED = ("User has approved", "User approved")
 _HANDED_OVER = lazy_regex(r"^\s*Implement the following plan:\s*", re.IGNORECASE)
 #: The harness's closing note on a handed-over plan: where the old transcript is.
 _HARNESS_TAIL = "If you need specific details from before exiting plan mode"
-#: The heading before the plan in an approval's result: the text the person approved, the
-#: person's own edit included ("(edited by user)"; the call's ``plan`` is the agent's draft).
-_APPROVED_TEXT = lazy_regex(r"^## Approved Plan(?: \([^)\n]*\))?:[ \t]*\n", re.MULTILINE)
+#: The heading before the plan in an approval's result when the person edited it first: the
+#: text after it is what they approved (the call's ``plan`` is the agent's draft).
+_EDITED_TEXT = lazy_regex(r"^## Approved Plan \(edited by user\):[ \t]*\n", re.MULTILINE)
 #: The only agent whose plan mode this reads (``ExitPlanMode``, its handed-over plan).
 _PLAN_AGENT = "claude-code"
 _HEADING = lazy_regex(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
@@ -168,8 +168,7 @@ def approved_plans(view: SessionView) -> list[ApprovedPlan]:
         if result is None or action.call.subagent_id or action.call.is_sidechain:
             continue
         approved = result.text.lstrip().startswith(_APPROVED)
-        text = approved_text(result.text) if approved else None
-        text = text if text is not None else action.content
+        text = (approved_text(result.text) if approved else None) or action.content
         if text.strip():
             found.append((ApprovedPlan(text, action.call, result), approved))
     for event in view.transcript.events:
@@ -185,10 +184,13 @@ def approved_plans(view: SessionView) -> list[ApprovedPlan]:
 
 
 def approved_text(result: str) -> str | None:
-    """The plan an approval's result quotes after its heading (the person's edit, when they
-    made one), or None when it quotes none (older versions: the call's ``plan`` is it)."""
-    heading = _APPROVED_TEXT.search(result)
-    return result[heading.end():] if heading else None
+    """The plan the person edited before approving it, as the approval's result quotes it
+    after its heading ("## Approved Plan (edited by user):"), or None when they did not edit
+    it (the call's ``plan`` is what they approved). A result capture capped is read up to
+    its cut (``segment.output_head``)."""
+    from claimgraph.capture.segment import output_head
+    heading = _EDITED_TEXT.search(result)
+    return output_head(result)[heading.end():] if heading else None
 
 
 def without_harness_tail(text: str) -> str:
