@@ -298,3 +298,14 @@ def test_an_edited_plan_capture_capped_is_read_up_to_the_cut():
     objects = {c["object"] for c in _kept(session.extract())}
     assert "Use PostgreSQL for session storage, not SQLite" in objects
     assert "Use Redis as the session store" not in objects
+
+
+def test_an_approach_sections_numbered_items_are_its_steps():
+    """Numbered under "Approach", items are a sequence (the work in order), whatever verb
+    leads them; under "Decisions" or "Conventions" they are a list of choices."""
+    steps = "1. Validate the schema on load\n2. Emit a warning for unknown keys\n"
+    assert list(plan_decisions(f"# P\n\n## Approach\n\n{steps}")) == []
+    assert list(plan_decisions(f"# P\n\n## Approach\n\n- Prefer one process per worker\n"
+                               f"\n## Steps\n\n{steps}")) == ["Prefer one process per worker"]
+    assert list(plan_decisions(f"# P\n\n## Design decisions\n\n{steps}")) == [
+        "Validate the schema on load", "Emit a warning for unknown keys"]

@@ -90,6 +90,9 @@ _LABELLED = lazy_regex(r"^\s*(?:[-*•]\s+)?\*\*(?P<label>[^*]{2,40}?):?\*\*:?\s
 #: A section whose items are the plan's choices.
 _DECISIONS = lazy_regex(r"\b(?:decisions?|decided|approach|design|choices?|conventions?|"
                         r"principles?)\b", re.IGNORECASE)
+_APPROACH = lazy_regex(r"\bapproach\b", re.IGNORECASE)
+_CHOICE = lazy_regex(r"\b(?:decisions?|decided|design|choices?|conventions?|principles?)\b",
+                     re.IGNORECASE)
 #: A section about something else, though its title names a decision word: choices weighed
 #: or left open, the steps of the work, its files and checks ("Design alternatives",
 #: "Implementation approach steps", "Open design questions").
@@ -230,6 +233,7 @@ def _decision_items(text: str) -> Iterator[str]:
     lines they wrap onto) and every settling labelled line ("**Goal**: …"), outside code
     blocks."""
     inside = False  # under a decision section's heading
+    stepwise = False  # under an "Approach" heading: its numbered items are steps
     fenced = False
     top: int | None = None  # the indent of the section's first item: deeper is a detail
     item: list[str] = []  # the open item's lines
@@ -251,7 +255,7 @@ def _decision_items(text: str) -> Iterator[str]:
             continue
         title, previous = _section_title(line, previous), line
         if title is not None:
-            inside = _decision_section(title)
+            inside, stepwise = _decision_section(title), _stepwise_section(title)
             top = None
             continue
         if _LABEL_LINE.match(line) and _NOT_DECISIONS.search(line):
@@ -265,10 +269,17 @@ def _decision_items(text: str) -> Iterator[str]:
             continue
         indent = len(bullet["indent"])
         top = indent if top is None else top
-        if indent <= top:  # deeper: a detail of the item above
-            item = [bullet["text"]]
+        if indent <= top and not (stepwise and bullet["mark"][0].isdigit()):
+            item = [bullet["text"]]  # deeper: a detail of the item above; numbered under
+            # "Approach": one step of the sequence
     if item:
         yield _labelled_item(" ".join(item))
+
+
+def _stepwise_section(title: str) -> bool:
+    """"Approach" and no word of choice ("decisions", "conventions", "design"): numbered, its
+    items are the work in order, whatever verb leads them ("1. Validate the schema")."""
+    return bool(_APPROACH.search(title)) and not _CHOICE.search(title)
 
 
 def _section_title(line: str, before: str) -> str | None:
