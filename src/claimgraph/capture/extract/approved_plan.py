@@ -26,8 +26,13 @@ item must also pass the reviewer's guards on the agent's words (``logic.agent_sa
 speculative, offered, question, fragment, own activity, a description of the code as it is)
 and the note's form checks (``claim_mood``).
 
-A plan the person turned down is not read, and of a plan revised and approved again (the same
-title) only the last approved version counts. What the session did after the approval is
+What the person approved is read: their own edit of the plan when they made one (the result
+quotes it: "## Approved Plan (edited by user):"), else the call's ``plan``. A plan the person
+turned down is not read, and of a plan presented again under the same title only the last
+version decides (turned down, no version of it counts). Plan mode is Claude Code's: another
+agent's session yields nothing here. A section ends at any heading (``#``, bold, setext) or
+a label line naming something else ("Alternatives considered:"); an "Approach" section's
+numbered items are its steps. What the session did after the approval is
 ``reconcile``'s: a decision a later edit or later words reversed is dropped as for any note.
 
 The facts carry the agent's source (``agent-note``, trusted least) and a record that the person
