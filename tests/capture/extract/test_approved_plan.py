@@ -309,3 +309,17 @@ def test_an_approach_sections_numbered_items_are_its_steps():
                                f"\n## Steps\n\n{steps}")) == ["Prefer one process per worker"]
     assert list(plan_decisions(f"# P\n\n## Design decisions\n\n{steps}")) == [
         "Validate the schema on load", "Emit a warning for unknown keys"]
+
+
+def test_a_subagents_plan_and_handover_are_not_the_persons_approval():
+    """A subagent's ExitPlanMode is answered inside its own run, and a sidechain's prompt is
+    the parent agent's words: neither is the person approving a plan."""
+    session = Session()
+    session.event("tool_call", tool_name="ExitPlanMode", tool_input={"plan": PLAN},
+                  call_id="sub-1", is_sidechain=True, subagent_id="agent-1")
+    session.event("tool_result", call_id="sub-1", text=APPROVED, is_sidechain=True,
+                  subagent_id="agent-1")
+    session.event("prompt", text="Implement the following plan:\n\n" + PLAN,
+                  is_sidechain=True, subagent_id="agent-1")
+    session.write(f"{ROOT}/src/store.py", STORE)
+    assert _kept(session.extract()) == []
