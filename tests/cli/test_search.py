@@ -88,3 +88,16 @@ def test_invalidating_one_side_closes_the_conflict(graph, ok):
     ok("invalidate", pair["candidate"]["id"], "--reason", "the ADR wins")
     assert ok("conflicts").out == "no open conflicts\n"
     assert ok("conflicts", "--as-of", "2026-03-01", "--json").json()["open"] == 1
+
+
+def test_search_shows_a_fact_ending_later_but_not_one_ended_or_not_begun(ok):
+    """Closed facts are left out of search, a fact still valid is not: one set to end in the
+    future is found; one that ended, and one valid only from a later day, are not."""
+    ok("assert", "billing-api", "depends-on", "stripe-sdk", "--valid-from", "2026-01-05",
+       "--valid-until", "2099-01-01")
+    ok("assert", "billing-api", "depends-on", "paypal-sdk", "--valid-from", "2026-01-05",
+       "--valid-until", "2026-01-20")
+    ok("assert", "billing-api", "depends-on", "adyen-sdk", "--valid-from", "2099-01-01")
+    for limit in ("0", "10"):
+        hits = ok("search", "billing-api", "sdk", "--limit", limit, "--json").json()["facts"]
+        assert {h["object"] for h in hits} == {"stripe-sdk"}, limit

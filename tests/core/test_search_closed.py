@@ -188,3 +188,52 @@ def test_closed_facts_change_no_search_on_postgres(tmp_path, pg_url, pg_second_u
     with_closed, without = both("postgres", tmp_path, (pg_url, pg_second_url))
     differ = [key for key in without if with_closed[key] != without[key]]
     assert not differ, differ
+
+
+# --- review (session 24): what is not closed stays, what is not yet open changes nothing ----
+
+def _with(sh: Shell, items: list[dict]) -> list[str]:
+    """Ingest ``items``; the ids of the facts they made (the store's newest)."""
+    before = {f["id"] for f in sh.store.select_facts()}
+    ingest(sh, items)
+    return sorted(f["id"] for f in sh.store.select_facts() if f["id"] not in before)
+
+
+@pytest.mark.parametrize("kind", ["sqlite-file", "memory"])
+def test_a_fact_ending_later_and_a_dormant_fact_are_still_found(kind, tmp_path):
+    """Valid now, set to end after now (``assert --valid-until`` a later day), and dormant
+    (faded, never closed): neither is closed, both are searched and shown."""
+    sh = loaded(kind, tmp_path, None, with_closed=True)
+    try:
+        [ending] = _with(sh, [{"subject": "billing.api", "predicate": "failure-mode",
+                               "object_kind": "literal", "scope": "proj",
+                               "object": "billing.api quota exhausted on retry",
+                               "valid_from": START, "valid_until": NOW + 30 * DAY_MS}])
+        [faded] = _with(sh, [{"subject": "billing.api", "predicate": "failure-mode",
+                              "object_kind": "literal", "scope": "proj",
+                              "object": "billing.api webhook drops on retry",
+                              "valid_from": START}])
+        sh.store.set_dormant([faded], NOW - DAY_MS)
+        for limit in (None, 10):
+            shown = {f["id"] for f in search(sh, "billing.api quota webhook",
+                                             limit=limit)["facts"]}
+            assert {ending, faded} <= shown, limit
+    finally:
+        sh.store.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite-file", "memory"])
+def test_facts_valid_only_from_a_later_instant_change_no_search(kind, tmp_path):
+    """A fact whose valid time starts after now is not believed yet: like a closed one it is
+    left out before ranking, so a store that holds such facts answers as one without."""
+    later = [{**item, "valid_from": NOW + DAY_MS, "valid_until": None}
+             for item in closed_items()]
+    stores = [loaded(kind, tmp_path / str(n), None, with_closed=False) for n in (0, 1)]
+    try:
+        for item in later:
+            item.pop("valid_until")
+        _with(stores[0], later)
+        assert answers(stores[0]) == answers(stores[1])
+    finally:
+        for sh in stores:
+            sh.store.close()

@@ -71,6 +71,10 @@ def _replaced(event: Event, changes: Mapping[str, Any]) -> Event:
     return replaced(event, changes)
 
 
+#: The end of the marker ``cap_output`` puts where it left a tool output's middle out.
+_OMITTED = " characters of output omitted by claimgraph ...]"
+
+
 def cap_output(text: str) -> str:
     """Head and tail of an oversized tool output, and how much was left out between them.
     The marker is ASCII: one non-Latin-1 character would double the memory of an ASCII output."""
@@ -78,8 +82,16 @@ def cap_output(text: str) -> str:
         return text
     tail = MAX_OUTPUT_CHARS - OUTPUT_HEAD_CHARS
     omitted = len(text) - MAX_OUTPUT_CHARS
-    return (f"{text[:OUTPUT_HEAD_CHARS]}\n[... {omitted} characters of output omitted by "
-            f"claimgraph ...]\n{text[-tail:]}")
+    return f"{text[:OUTPUT_HEAD_CHARS]}\n[... {omitted}{_OMITTED}\n{text[-tail:]}"
+
+
+def output_head(text: str) -> str:
+    """A tool output as far as it runs unbroken: the head ``cap_output`` kept, before its
+    marker (the whole text when it was not capped). What spans the cut (a section of a
+    document, an item) is not known whole after it."""
+    marker = text[OUTPUT_HEAD_CHARS:OUTPUT_HEAD_CHARS + 80]
+    capped = len(text) > MAX_OUTPUT_CHARS and marker.startswith("\n[... ") and _OMITTED in marker
+    return text[:OUTPUT_HEAD_CHARS] if capped else text
 
 
 Cleaned = tuple[Any, Counter]

@@ -190,3 +190,136 @@ def test_a_prose_pair_is_no_file_path_but_a_file_list_entry_is_no_decision():
             "- `src/store.py` — holds the store\n")
     assert list(plan_decisions(plan)) == [
         "Parameterized/fallible constructors take their arguments in `new(args)`"]
+
+
+# --- review (session 24): what the person approved, and where a section ends -----------------
+
+#: Claude Code's result when the person edited the plan before approving it: the approved
+#: text is the result's, after its heading; the call's ``plan`` input is the agent's draft.
+EDITED_RESULT = (APPROVED + " Start with updating your todo list if applicable\n\nYour plan has "
+                 "been saved to: /home/dev/.claude/plans/x.md\nYou can refer back to it if "
+                 "needed during implementation.\n\n## Approved Plan (edited by user):\n")
+POSTGRES = PLAN.replace("- Use SQLite for session storage, not JSON files\n",
+                        "- Use PostgreSQL for session storage, not SQLite\n")
+POSTGRES_STORE = (STORE.replace("import sqlite3", "import psycopg")
+                  .replace("in SQLite, not JSON files", "in PostgreSQL, not SQLite"))
+
+
+def test_a_plan_the_person_edited_before_approving_counts_as_edited():
+    """The person's edit is what they approved: the agent's draft in the call's input is not."""
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=EDITED_RESULT + POSTGRES)
+    session.write(f"{ROOT}/src/store.py", POSTGRES_STORE)
+    objects = {c["object"] for c in _kept(session.extract())}
+    assert "Use PostgreSQL for session storage, not SQLite" in objects
+    assert "Use SQLite for session storage, not JSON files" not in objects
+
+
+def test_a_plan_whose_later_version_was_turned_down_does_not_count():
+    """Approved, then presented again (the same title) and turned down: the person's last word
+    on the plan is no."""
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
+    session.write(f"{ROOT}/src/store.py", STORE)
+    session.tool("ExitPlanMode", {"plan": POSTGRES}, error=True,
+                 output=REFUSED + " To tell you how to proceed, the user said:\nno, scrap it")
+    assert _kept(session.extract()) == []
+
+
+def test_a_plan_turned_down_then_a_later_version_approved_counts_as_approved():
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": POSTGRES}, error=True, output=REFUSED)
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=APPROVED)
+    session.write(f"{ROOT}/src/store.py", STORE)
+    assert {c["object"] for c in _kept(session.extract())} == CHOSEN
+
+
+def test_a_handed_over_plan_is_claude_codes_only():
+    """"Implement the following plan:" is Claude Code's harness message; another agent's
+    person typing it wrote a prompt, and no plan mode approved anything."""
+    for agent in ("codex", "gemini"):
+        session = Session(agent=agent)
+        session.prompt("Implement the following plan:\n\n" + PLAN)
+        session.write(f"{ROOT}/src/store.py", STORE)
+        assert _kept(session.extract()) == [], agent
+
+
+def test_a_code_block_inside_an_item_is_no_part_of_the_decision():
+    plan = ("# P\n\n## Decisions\n\n- Keep the settings in TOML\n  ```toml\n  [store]\n"
+            "  path = \"data/x.db\"\n  ```\n- Use SQLite for session storage\n")
+    assert list(plan_decisions(plan)) == ["Keep the settings in TOML",
+                                          "Use SQLite for session storage"]
+
+
+def test_a_setext_or_label_line_naming_alternatives_ends_the_decisions():
+    head = "# P\n\n## Decisions\n\n- Use SQLite for session storage, not JSON files\n\n"
+    for title in ("Alternatives considered\n-----------------------\n",
+                  "Alternatives considered:\n", "Rejected options:\n"):
+        plan = head + title + "\n- Use Redis as the session store\n"
+        assert list(plan_decisions(plan)) == [
+            "Use SQLite for session storage, not JSON files"], title
+
+
+def test_a_setext_decisions_heading_opens_its_section():
+    plan = "Plan\n====\n\nDecisions\n---------\n\n- Use SQLite for session storage\n"
+    assert list(plan_decisions(plan)) == ["Use SQLite for session storage"]
+
+
+def test_a_numbered_section_heading_is_not_taken_for_a_step():
+    for heading in ("## 3. Approach", "## 2) Design decisions", "**4. Key decisions**"):
+        plan = f"# P\n\n{heading}\n\n- Use SQLite for session storage\n"
+        assert list(plan_decisions(plan)) == ["Use SQLite for session storage"], heading
+    assert list(plan_decisions(
+        "# P\n\n## 2. Decide the approach\n\n- Use SQLite for session storage\n")) == []
+
+
+def test_the_harness_tail_is_cut_after_any_run_of_blank_lines():
+    """The harness's closing note is found by its words from the end (a pattern tried at
+    every line start took seconds on a plan of many blank lines; the time is not measured
+    here, what is cut is)."""
+    from claimgraph.capture.extract.approved_plan import without_harness_tail
+    text = PLAN + "\n" * 200_000 + "\nIf you need specific details from before exiting plan " \
+        "mode (like exact code snippets), read the full transcript at: /x.jsonl"
+    assert without_harness_tail(text).rstrip() == PLAN.rstrip()
+    assert without_harness_tail(PLAN) == PLAN
+
+
+def test_an_edited_plan_capture_capped_is_read_up_to_the_cut():
+    """A long result is stored capped (head, marker, tail): the edited plan is read from its
+    head only, so nothing after the cut is taken for a decision out of its section."""
+    from claimgraph.capture.segment import cap_output
+    filler = "## Context\n\n" + "Background words here. " * 400 + "\n\n"
+    tail = "## Decisions\n\n- Use Redis as the session store\n"
+    result = cap_output(EDITED_RESULT + POSTGRES + filler + "x" * 5_000 + "\n\n" + tail)
+    assert "omitted by claimgraph" in result
+    session = Session()
+    session.tool("ExitPlanMode", {"plan": PLAN}, output=result)
+    session.write(f"{ROOT}/src/store.py", POSTGRES_STORE + "\n# Redis as the session store\n")
+    objects = {c["object"] for c in _kept(session.extract())}
+    assert "Use PostgreSQL for session storage, not SQLite" in objects
+    assert "Use Redis as the session store" not in objects
+
+
+def test_an_approach_sections_numbered_items_are_its_steps():
+    """Numbered under "Approach", items are a sequence (the work in order), whatever verb
+    leads them; under "Decisions" or "Conventions" they are a list of choices."""
+    steps = "1. Validate the schema on load\n2. Emit a warning for unknown keys\n"
+    assert list(plan_decisions(f"# P\n\n## Approach\n\n{steps}")) == []
+    assert list(plan_decisions(f"# P\n\n## Approach\n\n- Prefer one process per worker\n"
+                               f"\n## Steps\n\n{steps}")) == ["Prefer one process per worker"]
+    assert list(plan_decisions(f"# P\n\n## Design decisions\n\n{steps}")) == [
+        "Validate the schema on load", "Emit a warning for unknown keys"]
+
+
+def test_a_subagents_plan_and_handover_are_not_the_persons_approval():
+    """A subagent's ExitPlanMode is answered inside its own run, and a sidechain's prompt is
+    the parent agent's words: neither is the person approving a plan."""
+    session = Session()
+    session.event("tool_call", tool_name="ExitPlanMode", tool_input={"plan": PLAN},
+                  call_id="sub-1", is_sidechain=True, subagent_id="agent-1")
+    session.event("tool_result", call_id="sub-1", text=APPROVED, is_sidechain=True,
+                  subagent_id="agent-1")
+    session.event("prompt", text="Implement the following plan:\n\n" + PLAN,
+                  is_sidechain=True, subagent_id="agent-1")
+    session.write(f"{ROOT}/src/store.py", STORE)
+    assert _kept(session.extract()) == []

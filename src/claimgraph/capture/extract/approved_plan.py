@@ -26,8 +26,13 @@ item must also pass the reviewer's guards on the agent's words (``logic.agent_sa
 speculative, offered, question, fragment, own activity, a description of the code as it is)
 and the note's form checks (``claim_mood``).
 
-A plan the person turned down is not read, and of a plan revised and approved again (the same
-title) only the last approved version counts. What the session did after the approval is
+What the person approved is read: their own edit of the plan when they made one (the result
+quotes it: "## Approved Plan (edited by user):"), else the call's ``plan``. A plan the person
+turned down is not read, and of a plan presented again under the same title only the last
+version decides (turned down, no version of it counts). Plan mode is Claude Code's: another
+agent's session yields nothing here. A section ends at any heading (``#``, bold, setext) or
+a label line naming something else ("Alternatives considered:"); an "Approach" section's
+numbered items are its steps. What the session did after the approval is
 ``reconcile``'s: a decision a later edit or later words reversed is dropped as for any note.
 
 The facts carry the agent's source (``agent-note``, trusted least) and a record that the person
@@ -63,16 +68,36 @@ APPROVED = "approved"
 _APPROVED = ("User has approved", "User approved")
 _HANDED_OVER = lazy_regex(r"^\s*Implement the following plan:\s*", re.IGNORECASE)
 #: The harness's closing note on a handed-over plan: where the old transcript is.
-_HARNESS_TAIL = lazy_regex(r"\n\s*If you need specific details from before exiting plan mode"
-                           r".*\Z", re.DOTALL)
+_HARNESS_TAIL = "If you need specific details from before exiting plan mode"
+#: The heading before the plan in an approval's result when the person edited it first: the
+#: text after it is what they approved (the call's ``plan`` is the agent's draft).
+_EDITED_TEXT = lazy_regex(r"^## Approved Plan \(edited by user\):[ \t]*\n", re.MULTILINE)
+#: The only agent whose plan mode this reads (``ExitPlanMode``, its handed-over plan).
+_PLAN_AGENT = "claude-code"
 _HEADING = lazy_regex(r"^\s*#{1,6}\s+(?P<title>.+?)\s*#*\s*$")
 _BOLD_HEADING = lazy_regex(r"^\s*\*\*(?P<title>[^*]{2,60}?):?\*\*:?\s*$")
+#: A setext heading's underline ("Decisions" over "---------"): the line above is the title.
+_SETEXT = lazy_regex(r"^\s{0,3}(?:=+|-+)\s*$")
+#: A plain line that labels what follows ("Alternatives considered:"): it ends a decision
+#: section when it names something else (``_NOT_DECISIONS``).
+_LABEL_LINE = lazy_regex(r"^\s{0,3}(?P<title>[^\s\-*•#>|`\d][^:]{0,60}):\s*$")
+#: A heading's section number ("3. Approach", "2) Design decisions").
+_SECTION_NUMBER = lazy_regex(r"^\d+[.):]\s*(?P<rest>.*)$")
+#: What a numbered heading that names a decision section says after its number: such
+#: words only ("Key decisions", "Approach"), not an action ("Decide the approach").
+_SECTION_NAME = lazy_regex(
+    r"^(?:(?:key|core|main|design|technical|architectural|architecture|overall|chosen|"
+    r"proposed)\s+)*(?:decisions?|approach|design|choices|conventions?|principles?)$",
+    re.IGNORECASE)
 _BULLET = lazy_regex(r"^(?P<indent>\s*)(?P<mark>[-*•]|\d+[.)])\s+(?P<text>.+)$")
 #: A labelled line: "**Goal**: …", "- **Plan format**: …".
 _LABELLED = lazy_regex(r"^\s*(?:[-*•]\s+)?\*\*(?P<label>[^*]{2,40}?):?\*\*:?\s+(?P<text>\S.*)$")
 #: A section whose items are the plan's choices.
 _DECISIONS = lazy_regex(r"\b(?:decisions?|decided|approach|design|choices?|conventions?|"
                         r"principles?)\b", re.IGNORECASE)
+_APPROACH = lazy_regex(r"\bapproach\b", re.IGNORECASE)
+_CHOICE = lazy_regex(r"\b(?:decisions?|decided|design|choices?|conventions?|principles?)\b",
+                     re.IGNORECASE)
 #: A section about something else, though its title names a decision word: choices weighed
 #: or left open, the steps of the work, its files and checks ("Design alternatives",
 #: "Implementation approach steps", "Open design questions").
@@ -143,22 +168,46 @@ def approved_plans(view: SessionView) -> list[ApprovedPlan]:
     whose result says approved and whose ``plan`` input holds the plan, and each message the
     harness composed to hand an approved plan over. A plan approved again later under the
     same title was revised: only its last version is kept."""
-    found: list[ApprovedPlan] = []
-    for action in of_kind(view, PLAN):
+    if view.transcript.agent != _PLAN_AGENT:
+        return []
+    found: list[tuple[ApprovedPlan, bool]] = []  # each plan put to the person, and whether
+    for action in of_kind(view, PLAN):           # they approved it
         result = action.result
         if result is None or action.call.subagent_id or action.call.is_sidechain:
             continue
-        if result.text.lstrip().startswith(_APPROVED) and action.content.strip():
-            found.append(ApprovedPlan(action.content, action.call, result))
+        approved = result.text.lstrip().startswith(_APPROVED)
+        text = (approved_text(result.text) if approved else None) or action.content
+        if text.strip():
+            found.append((ApprovedPlan(text, action.call, result), approved))
     for event in view.transcript.events:
         if event.kind in ("meta", "prompt") and not event.subagent_id \
                 and not event.is_sidechain and _HANDED_OVER.match(event.text):
-            text = _HARNESS_TAIL.sub("", _HANDED_OVER.sub("", event.text, count=1))
-            found.append(ApprovedPlan(text, event, event))
-    found.sort(key=lambda plan: plan.approval.line)
-    return [plan for index, plan in enumerate(found)
-            if not plan.title or not any(later.title == plan.title
-                                         for later in found[index + 1:])]
+            text = without_harness_tail(_HANDED_OVER.sub("", event.text, count=1))
+            found.append((ApprovedPlan(text, event, event), True))
+    found.sort(key=lambda pair: pair[0].approval.line)
+    titles = [plan.title for plan, _ in found]
+    last = {title: index for index, title in enumerate(titles) if title}
+    return [plan for index, (plan, approved) in enumerate(found)
+            if approved and last.get(titles[index], index) == index]
+
+
+def approved_text(result: str) -> str | None:
+    """The plan the person edited before approving it, as the approval's result quotes it
+    after its heading ("## Approved Plan (edited by user):"), or None when they did not edit
+    it (the call's ``plan`` is what they approved). A result capture capped is read up to
+    its cut (``segment.output_head``)."""
+    from claimgraph.capture.segment import output_head
+    heading = _EDITED_TEXT.search(result)
+    return output_head(result)[heading.end():] if heading else None
+
+
+def without_harness_tail(text: str) -> str:
+    """A handed-over plan without the harness's closing note (where the old transcript is):
+    the note's words found from the end, the line they start cut off with all after it."""
+    at = text.rfind(_HARNESS_TAIL)
+    if at < 0 or text[:at].rstrip(" \t")[-1:] not in ("\n", ""):
+        return text
+    return text[:at].rstrip()
 
 
 def plan_title(text: str) -> str:
@@ -189,29 +238,33 @@ def _decision_items(text: str) -> Iterator[str]:
     lines they wrap onto) and every settling labelled line ("**Goal**: …"), outside code
     blocks."""
     inside = False  # under a decision section's heading
+    stepwise = False  # under an "Approach" heading: its numbered items are steps
     fenced = False
     top: int | None = None  # the indent of the section's first item: deeper is a detail
     item: list[str] = []  # the open item's lines
+    previous = ""  # the line before, outside code blocks (a setext heading's title)
     for line in text.splitlines():
         bullet = _BULLET.match(line)
+        fence = line.lstrip().startswith(("```", "~~~"))
         if item and line.strip() and not bullet and line[:1].isspace() and not fenced \
-                and not _HEADING.match(line):
+                and not fence and not _HEADING.match(line):
             item.append(line.strip())  # the item wraps onto this line
             continue
         if item:
             yield _labelled_item(" ".join(item))
             item = []
-        if line.lstrip().startswith(("```", "~~~")):
+        if fence:
             fenced = not fenced
             continue
         if fenced:
             continue
-        heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
-        if heading:
-            title = _MARKDOWN.sub("", heading["title"]).strip(" :")
-            inside = bool(_DECISIONS.search(title)) and not _NOT_DECISIONS.search(title) \
-                and not _numbered_title(title)
+        title, previous = _section_title(line, previous), line
+        if title is not None:
+            inside, stepwise = _decision_section(title), _stepwise_section(title)
             top = None
+            continue
+        if _LABEL_LINE.match(line) and _NOT_DECISIONS.search(line):
+            inside, top = False, None  # "Alternatives considered:" ends the section
             continue
         labelled = _LABELLED.match(line)
         if labelled and _SETTLING_LABEL.match(labelled["label"].strip()) and not bullet:
@@ -221,15 +274,47 @@ def _decision_items(text: str) -> Iterator[str]:
             continue
         indent = len(bullet["indent"])
         top = indent if top is None else top
-        if indent <= top:  # deeper: a detail of the item above
-            item = [bullet["text"]]
+        if indent <= top and not (stepwise and bullet["mark"][0].isdigit()):
+            item = [bullet["text"]]  # deeper: a detail of the item above; numbered under
+            # "Approach": one step of the sequence
     if item:
         yield _labelled_item(" ".join(item))
 
 
+def _stepwise_section(title: str) -> bool:
+    """"Approach" and no word of choice ("decisions", "conventions", "design"): numbered, its
+    items are the work in order, whatever verb leads them ("1. Validate the schema")."""
+    return bool(_APPROACH.search(title)) and not _CHOICE.search(title)
+
+
+def _section_title(line: str, before: str) -> str | None:
+    """The title ``line`` gives a section: an ATX or bold heading's, or, when ``line`` is a
+    setext underline, the plain line ``before`` it (None: no heading)."""
+    heading = _HEADING.match(line) or _BOLD_HEADING.match(line)
+    if heading:
+        title = heading["title"]
+    elif _SETEXT.match(line) and before.strip() and not _BULLET.match(before) \
+            and not _HEADING.match(before):
+        title = before
+    else:
+        return None
+    return _MARKDOWN.sub("", title).strip(" :")
+
+
+def _decision_section(title: str) -> bool:
+    """Whether a section so titled holds the plan's choices ("Design decisions", "3.
+    Approach"), not its steps or what it weighed."""
+    if not _DECISIONS.search(title) or _NOT_DECISIONS.search(title):
+        return False
+    numbered = _SECTION_NUMBER.match(title)
+    if numbered:  # a section's number, or one step of the plan's sequence ("1. Install X")
+        return bool(_SECTION_NAME.match(numbered["rest"].strip(" :")))
+    return not _numbered_title(title)
+
+
 def _numbered_title(title: str) -> bool:
-    """"1. Install X", "Step 2: …": one step of the plan's sequence, whatever it names."""
-    return bool(re.match(r"^(?:\d+[.):]|step\s+\d+|change\s+\d+|phase\s+\d+)", title, re.I))
+    """"Step 2: …", "Phase 1 …": one step of the plan's sequence, whatever it names."""
+    return bool(re.match(r"^(?:step|change|phase)\s+\d+", title, re.I))
 
 
 def _labelled_item(text: str) -> str:
