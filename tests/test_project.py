@@ -8,6 +8,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from claimgraph.project import normalize_remote, project_id, project_name, resolve_project
 
@@ -54,6 +56,40 @@ def test_credentials_never_reach_the_project_id() -> None:
     assert "s3cret" not in normalize_remote("https://bob:s3cret@gitlab.example.com/g/sub/p.git")
     assert normalize_remote("https://bob:s3cret@gitlab.example.com/g/sub/p.git") == \
         "gitlab.example.com/g/sub/p"
+
+
+def _remote_as_urlsplit_reads_it(url: str) -> str | None:
+    """``normalize_remote`` as it was written with ``urlsplit`` for every URL with a scheme."""
+    from urllib.parse import urlsplit
+
+    from claimgraph.project import _SCHEME, _strip_repo_suffix
+    text = url.strip()
+    if not text or text.startswith("file://") or not _SCHEME.match(text):
+        return normalize_remote(url)
+    parts = urlsplit(text)
+    host = (parts.hostname or "").lower()
+    path = _strip_repo_suffix("/".join(p for p in parts.path.split("/") if p and p != "~"))
+    return f"{host}/{path}" if path else host or None
+
+
+@given(st.sampled_from(["https://", "ssh://", "git+ssh://", "HTTP://", "git://"]),
+       st.text(alphabet="aZ09._~-/:@%?#[] +\t", max_size=30))
+@example("https://", "user:pw@Host.Example:8443/org/repo.git")
+@example("ssh://", "git@github.com:22/org/repo")
+@example("https://", "a:b@c:d@e/x")
+@example("https://", "[::1]:80/org/repo")
+def test_a_remote_url_names_the_project_urlsplit_would(scheme: str, rest: str) -> None:
+    """A plain URL is split without ``urllib.parse`` (a few ms of every scoped command's and
+    SessionStart's start): the same id ``urlsplit`` gives, for plain and other URLs alike,
+    so no project changes its id."""
+    url = scheme + rest
+    try:
+        expected = _remote_as_urlsplit_reads_it(url)
+    except ValueError:  # urlsplit refuses it (an unbalanced bracket): so must we
+        with pytest.raises(ValueError):
+            normalize_remote(url)
+        return
+    assert normalize_remote(url) == expected
 
 
 def test_local_remotes_become_paths_and_blank_is_none() -> None:

@@ -182,6 +182,57 @@ def test_a_project_with_no_fact_is_answered_without_the_store_or_the_briefing(ho
     assert hooks.log()[-1]["shortlist"] == "live"
 
 
+#: What the hook's own process leaves unloaded (``session_start.defer_unused``, the peek's
+#: file URI, the remote split without ``urlsplit``): ``pathlib`` and its Windows half, URL
+#: parsing, and ``datetime``'s Python half (``_datetime``, the C module, is what it uses).
+DEFERRED = {"pathlib", "ntpath", "fnmatch", "urllib.parse", "ipaddress", "datetime"}
+
+
+def a_github_checkout(hooks: Hooks) -> str:
+    """The session's directory made a git checkout with an ``https`` origin, as most are;
+    its project id."""
+    subprocess.run(["git", "init", "-q", str(hooks.home)], check=True)
+    subprocess.run(["git", "-C", str(hooks.home), "remote", "add", "origin",
+                    "https://github.com/Some-Org/api.git"], check=True)
+    project = resolve_project(hooks.home).id
+    assert project == "github.com/Some-Org/api"
+    return project
+
+
+def test_in_a_checkout_with_no_fact_the_hook_loads_no_path_url_or_calendar_module(
+        hooks: Hooks):
+    """The commonest empty answer (a project the store never heard of, in a checkout with an
+    ``https`` remote) names the project without ``urllib.parse`` and asks the store without
+    ``pathlib``; ``sqlite3`` gets ``datetime``'s C classes without the Python module that
+    builds them over again (a few ms of each such session's start, issue 29's <= 3x)."""
+    project = a_github_checkout(hooks)
+    remember(hooks, ("web", "depends-on", "react"), scope="github.com/some/other")
+    during = imported_modules(["-m", "claimgraph.hooks", "session-start"], hooks,
+                              json.dumps(start_payload(hooks)).encode())
+    assert (hooks.log()[-1]["shortlist"], hooks.log()[-1]["project"]) == ("no-facts", project)
+    assert "sqlite3" in during and "_datetime" in during
+    assert DEFERRED & during == set()
+
+
+def test_in_a_checkout_the_stored_block_is_the_live_one_with_those_modules_left_out(
+        hooks: Hooks):
+    """The stored and live paths render the same block as a compile in this process, where
+    every module is loaded for real: dates, times and the project's name come out the same
+    with the stand-ins in place, and the block itself needs none of the real modules."""
+    a_github_checkout(hooks)
+    remember(hooks, ("api", "depends-on", "postgres"), ("api", "prefers", "REST"),
+             when=-3)
+    argv = ["-m", "claimgraph.hooks", "session-start"]
+    payload = json.dumps(start_payload(hooks)).encode()
+    for path in ("live", "stored"):
+        during = imported_modules(argv, hooks, payload)
+        assert hooks.log()[-1]["shortlist"] == path
+        assert "claimgraph.core.briefing" in during and "pathlib" in during
+        assert {"urllib.parse", "ntpath", "ipaddress", "datetime"} & during == set()
+        assert injected(hooks.run(start_payload(hooks), "session-start")) == live_block(hooks)
+        store_shortlists(hooks)
+
+
 def test_a_store_of_a_newer_format_is_still_reported_not_taken_for_empty(hooks: Hooks):
     import sqlite3
 

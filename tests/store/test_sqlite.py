@@ -60,6 +60,20 @@ def test_a_file_uri_is_the_one_pathlib_gives(name, absolute):
     assert file_uri(path) == Path(path).absolute().as_uri()
 
 
+@given(st.lists(st.sampled_from(["", ".", "..", "a", "b c", "%", "é"]), max_size=6),
+       st.sampled_from(["", "/", "//", "///"]))
+def test_a_file_uri_keeps_the_path_as_pathlib_does_without_pathlib(parts, lead):
+    """Dots, doubled slashes, a leading ``//`` and ``..`` (never resolved: across a symbolic
+    link that would name another file) come out of ``file_uri`` as ``Path.absolute`` leaves
+    them, though the module no longer imports ``pathlib`` (the SessionStart hook's "no fact"
+    answer loads it through nothing else)."""
+    from pathlib import Path
+
+    from claimgraph.store.sqlite_peek import file_uri
+    path = lead + "/".join(parts)
+    assert file_uri(path) == Path(path).absolute().as_uri()
+
+
 def test_a_reader_runs_only_the_pragmas_a_read_uses(db):
     """A read-only connection waits out a writer, sorts in memory and maps the file; the
     write-only pragmas are left at SQLite's defaults (it never writes)."""

@@ -15,7 +15,9 @@ store means nothing is imported beyond the standard library;
 otherwise SQLite, our store and ``logic``, and git (through ``claimgraph.project``) to name
 the project — no config file parser (unless the file names ``db``: ``hooks.spool.db_path``),
 no structlog, no ``typing`` (the modules on this path
-import it for type checkers only) and no ``ipaddress`` (deferred, ``claimgraph.deferred``).
+import it for type checkers only), and ``urllib.parse``, ``ipaddress``, ``ntpath`` and the
+Python half of ``datetime`` deferred (``defer_unused``); the "no fact" answer loads no
+``pathlib`` either.
 The settings that shape the block (the decay half-life, the character budget) are read as
 ``claimgraph.configured`` says, without parsing the config file: from the environment, or from
 what the curator stamped in the store while the file is unchanged; when only parsing could tell
@@ -75,8 +77,7 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
     if own_process:
         import gc
 
-        from claimgraph.deferred import defer
-        defer("ipaddress")  # ``urllib.parse``'s (``pathlib`` loads it): no hook parses a host
+        defer_unused()
         gc.disable()
     try:
         result = compile_block(db, payload_cwd(payload), environ, agent, parsed)
@@ -100,6 +101,22 @@ def inject(raw: bytes, agent: str, environ: Mapping[str, str], own_process: bool
               read_anyway=result["read_anyway"],
               setting_changed=result.get("setting_changed", False),
               ms=round((time.monotonic() - started) * 1000, 1))
+
+
+def defer_unused() -> None:
+    """In the hook's own process, before the store's modules load: stand-ins for the standard
+    modules they import and the block never uses, as a read command's entry point has them
+    (``cli.main``, ``claimgraph.deferred``): ``urllib.parse`` (``pathlib``'s, for file URIs;
+    the store's are built without it), the Python half of ``datetime`` (``sqlite3``'s, for the
+    C module's classes alone), ``ntpath`` (``pathlib``'s, for Windows paths) and ``ipaddress``
+    (``urllib.parse``'s, for bracketed URL hosts). Each loads for real at the first use of a
+    name it does not carry, so nothing behaves otherwise; ~2-3 ms of every session's start."""
+    from claimgraph.deferred import defer, defer_datetime, defer_urllib_parse
+
+    defer_urllib_parse()
+    defer_datetime()
+    defer("ntpath")
+    defer("ipaddress")
 
 
 def payload_cwd(payload: Mapping[str, object]) -> str:
