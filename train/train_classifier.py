@@ -57,6 +57,11 @@ GOLD_SESSIONS = ROOT / "train" / "data" / "labelled-gold-sessions.jsonl"
 #: 7, 8 and 9, docs/capture.md). ``--with-new-sessions`` shows that model's validation and
 #: writes nothing.
 MORE_SESSIONS = ROOT / "train" / "data" / "labelled-gold-sessions-2.jsonl"
+#: Sentences of the corpus prompts no earlier pass had labelled, chosen by a written rule (half
+#: with a standing-statement cue, half request or question look-alikes on the same topics, equal
+#: in each repository) and labelled blind by train/data/GUIDE.md (session 24,
+#: train/data/conversational.md). They train and are scored like the corpus rows.
+CONVERSATIONAL = ROOT / "train" / "data" / "labelled-conversational.jsonl"
 OUT = ROOT / "src" / "claimgraph" / "capture" / "classify" / WEIGHTS_FILE
 #: Labels the sharpened guide (train/data/GUIDE.md, session 8) settles, each re-read in its
 #: prompt without its score (session 9). Applied by the candidate only: the shipped weights were
@@ -96,7 +101,8 @@ def load(path: Path = DATA) -> list[dict]:
 
 def training_rows(data: Path = DATA, authored: Path | None = AUTHORED,
                   sessions: Path | None = GOLD_SESSIONS,
-                  more: Path | None = None) -> list[dict]:
+                  more: Path | None = None,
+                  conversational: Path | None = CONVERSATIONAL) -> list[dict]:
     """Every row the shipped model learns from, in a fixed order; for the candidate
     (``CANDIDATE``), with ``MORE_SESSIONS``, the relabels applied, each sentence of a repository
     once."""
@@ -104,7 +110,8 @@ def training_rows(data: Path = DATA, authored: Path | None = AUTHORED,
         more = MORE_SESSIONS
     rows = load(data) + (load(authored) if authored is not None else []) + (
         load(sessions) if sessions is not None else []) + (
-        load(more) if more is not None else [])
+        load(more) if more is not None else []) + (
+        load(conversational) if conversational is not None else [])
     rows = sorted(rows, key=lambda row: row["id"])
     return distinct(relabelled(rows)) if CANDIDATE else rows
 
