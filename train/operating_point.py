@@ -392,8 +392,13 @@ def main() -> int:
     parser.add_argument("--candidate", action="store_true",
                         help="leave-one-out weights of train_classifier's candidate "
                         "(CANDIDATE); write its weights first (train_classifier.py --candidate)")
+    parser.add_argument("--with-conversational", action="store_true",
+                        help="leave-one-out weights with train_classifier's CONVERSATIONAL rows "
+                        "(the weights file must hold that model: --with-conversational "
+                        "--write-weights)")
     args = parser.parse_args()
     trainer.CANDIDATE = args.candidate
+    trainer.WITH_CONVERSATIONAL = args.with_conversational
     scorer = load_scorer(args.scorer)
     verdicts = load_verdicts(args.verdicts + ([VERDICTS] if VERDICTS.exists() else []))
     if not args.gold and not (args.runs and args.runs.exists()):

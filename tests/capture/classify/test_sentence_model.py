@@ -110,7 +110,8 @@ def test_weights_name_the_feature_version_they_were_trained_with():
 #: the candidate's too).
 TRAINING_FILES = (TRAINING, REPO / "train" / "data" / "authored.jsonl",
                   REPO / "train" / "data" / "labelled-gold-sessions.jsonl",
-                  REPO / "train" / "data" / "labelled-gold-sessions-2.jsonl")
+                  REPO / "train" / "data" / "labelled-gold-sessions-2.jsonl",
+                  REPO / "train" / "data" / "labelled-conversational.jsonl")
 _STOP = frozenset("a an the to of in on for with and or but is are be it this that these those "
                   "we i you our my your me us do don't not no never always by at as from".split())
 
