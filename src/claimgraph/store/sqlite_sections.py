@@ -72,9 +72,11 @@ _OBJECT = ("coalesce(CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM
 #: What a ranked fact says after its subject's name (``logic.briefing.rank_key``): the
 #: predicate, then the object looked up by the fact's id, so the placed rows never carry
 #: their literals and only the rows tied at the page's last confidence read one.
-_SAID_RANKED = ("coalesce(predicate, ''), coalesce((SELECT CASE WHEN x.object_kind = 'entity'"
-                " THEN (SELECT o.name FROM entities o WHERE o.id = x.object_ref_id)"
-                " ELSE x.object_lit END FROM facts x WHERE x.id = keyed.id), '')")
+_PREDICATE_RANKED = "coalesce(predicate, '')"
+_OBJECT_RANKED = ("coalesce((SELECT CASE WHEN x.object_kind = 'entity'"
+                  " THEN (SELECT o.name FROM entities o WHERE o.id = x.object_ref_id)"
+                  " ELSE x.object_lit END FROM facts x WHERE x.id = keyed.id), '')")
+_SAID_RANKED = f"{_PREDICATE_RANKED}, {_OBJECT_RANKED}"
 
 
 #: The entities whose name holds the filter's text: one pass over the entities, looked up by
@@ -155,9 +157,8 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
 
 def _when_ranked(ranked: str) -> str:
     """``_SAID_RANKED``'s two terms for the ranked sections' rows alone (NULL in others)."""
-    predicate, said = _SAID_RANKED.split(", ", 1)
-    return (f"CASE WHEN section IN {ranked} THEN {predicate} END,"
-            f" CASE WHEN section IN {ranked} THEN {said} END")
+    return (f"CASE WHEN section IN {ranked} THEN {_PREDICATE_RANKED} END,"
+            f" CASE WHEN section IN {ranked} THEN {_OBJECT_RANKED} END")
 
 
 def stance_inputs(scopes: Sequence[str]) -> tuple[str, dict[str, Any]]:
