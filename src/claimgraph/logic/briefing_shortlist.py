@@ -143,7 +143,13 @@ class _Best:
         self.cap = cap
         self.heap: list[_Worst] = []
 
-    def offer(self, key: tuple[Any, ...], head: Head) -> None:
+    def offer(self, confidence: float, head: Head) -> None:
+        """Offer ``head`` ranked at ``confidence`` (``logic.briefing.rank_key``). A head
+        weaker than the worst kept of a full heap is turned away on its confidence alone, so
+        the whole key (what the fact says, its id) is built only for heads that may place."""
+        if len(self.heap) >= self.cap and -confidence > self.heap[0].key[0]:
+            return
+        key = compiled.rank_key(head, confidence)
         if len(self.heap) < self.cap:
             heapq.heappush(self.heap, _Worst(key, head))
         elif key < self.heap[0].key:
@@ -177,12 +183,12 @@ class _LastingPool:
         effective_confidences([(head["id"], head)], self.at, value, self.half_life_days)
         confidence = value[head["id"]]
         if anchor is None or never_fades(head):
-            self.fixed.offer(compiled.rank_key(head, confidence), head)
+            self.fixed.offer(confidence, head)
         elif confidence > CONFIDENCE_FLOOR:
             self.above_count += 1
-            self.above.offer(compiled.rank_key(head, confidence), head)
+            self.above.offer(confidence, head)
         else:
-            self.floored.offer(compiled.rank_key(head, CONFIDENCE_FLOOR), head)
+            self.floored.offer(CONFIDENCE_FLOOR, head)
 
     def result(self) -> tuple[list[str], int | None]:
         ids = self.later + [h["id"] for h in self.fixed.heads()]
