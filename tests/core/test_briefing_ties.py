@@ -134,6 +134,8 @@ def test_two_stores_fed_the_same_facts_compile_the_same_block(two_shells):
 def test_the_stored_shortlists_of_two_stores_render_the_same_block(two_shells):
     if not hasattr(two_shells[0].store, "select_context_heads"):
         pytest.skip("only a store with light rows stores a shortlist")
+    if getattr(two_shells[0].store, "path", None) == ":memory:":
+        pytest.skip("the curator's fence locks a file beside the store: a file store's work")
     for sh in two_shells:
         store_shortlists(sh)
     for later in LATER:
