@@ -321,3 +321,32 @@ def test_ties_are_ordered_by_what_the_lines_say_never_by_the_random_ids():
     assert [c.split(": ")[1].split(" →")[0] for c in changed] == ["kafka", "redis"]
     conflicts = [line for line in lines if "in contention" in line]
     assert [c.split(" runs")[0] for c in conflicts] == ["- cache", "- db"]
+
+
+def _light(whole):
+    """The light row a store gives for ``whole`` (``logic.model.CONTEXT_HEAD_FIELDS``)."""
+    said = whole["object_lit"] if whole["object_kind"] == "literal" else whole["object_ref"]["name"]
+    return {"id": whole["id"], "predicate": whole["predicate"],
+            "subject_name": whole["subject"]["name"], "object_name": said,
+            "confidence": whole["confidence"]}
+
+
+def test_ranked_ties_fall_to_what_the_facts_say_before_their_ids():
+    tied = [fact("f-9", "proj", "depends-on", "alpha"), fact("f-1", "proj", "depends-on", "beta"),
+            fact("f-5", "proj", "tested-by", "alpha"),
+            fact("f-3", "proj", "depends-on", "Zed", literal=True)]
+    ranked = sorted(tied, key=lambda f: C.rank_key(f, 0.5))
+    assert [f["id"] for f in ranked] == ["f-3", "f-9", "f-1", "f-5"]  # "Zed" < "alpha": code points
+    # a light row ranks exactly as the whole fact it stands for
+    assert [C.rank_key(_light(f), 0.5) for f in ranked] == [C.rank_key(f, 0.5) for f in ranked]
+    # the id decides only between facts saying the same
+    same = [fact("f-2", "proj", "depends-on", "alpha"), fact("f-1", "proj", "depends-on", "alpha")]
+    assert [f["id"] for f in sorted(same, key=lambda f: C.rank_key(f, 0.5))] == ["f-1", "f-2"]
+
+
+def test_only_the_ids_differ_so_the_cap_keeps_the_same_facts():
+    def block(step):  # the same facts, their ids minted in another order
+        facts = [fact(f"f-{(n * step) % 101:03d}", "proj", "depends-on", f"thing-{n:03d}",
+                      days_ago=3) for n in range(C.MAX_FACTS + 20)]
+        return C.compile(facts, [], NOW, "proj")
+    assert block(37) == block(53)

@@ -50,7 +50,8 @@ SHORTLIST_PREFIX = "context:shortlist:"
 #: (``logic.briefing``'s sections, caps or placement, ``logic.briefing_shortlist``'s choice,
 #: the filters in ``gather_from``): every stored record then stops holding, and the next
 #: curator pass stores new ones. Records stored before this field existed do not hold.
-SHORTLIST_MEANING = 1
+#: 2: ranked ties are broken by what the facts say before their ids (``logic.briefing.rank_key``).
+SHORTLIST_MEANING = 2
 #: The most light rows the SessionStart hook reads for a live compile when no stored
 #: shortlist holds: ~0.3 s of CPU and ~110 MB at 50k, growing linearly (~7 s and 2 GB at a
 #: million, against the agent's 10 s hook timeout). Past it the hook says so instead

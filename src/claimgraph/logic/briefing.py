@@ -102,9 +102,9 @@ def shown_order(ranked: Sequence[tuple[Fact, float]]) -> list[tuple[Fact, float]
     instant a fact was recorded, so facts one capture wrote a few milliseconds apart differ
     in the last digits of their confidence, and another capture of the same transcript
     would order them otherwise: the line shows 0.70 for both, and so they tie here.
-    Which facts make the cap is still ``rank_key``'s choice, which the stored shortlist makes
-    from light rows without the object (``logic.briefing_shortlist``): only the order of the
-    lines shown changes, and the viewer's block orders them here too."""
+    Which facts make the cap is ``rank_key``'s choice (ties by what they say, too), which the
+    stored shortlist makes from light rows (``logic.briefing_shortlist``): only the order of
+    the lines shown changes here, and the viewer's block orders them here too."""
     return sorted(ranked, key=lambda r: (-float(f"{r[1]:.2f}"), *said_key(r[0]), r[0]["id"]))
 
 
@@ -172,10 +172,13 @@ def ranked_section(predicate: str) -> str:
 
 
 def rank_key(fact: Fact, confidence: float) -> tuple[Any, ...]:
-    """Strongest first; ties by the subject's name (a whole fact's subject record, or a light
-    row's ``subject_name``), then id."""
-    name = fact.get("subject_name") or (fact.get("subject") or {}).get("name") or ""
-    return (-confidence, name, fact["id"])
+    """Strongest first; ties by what the fact says (``said_key``: the subject's name, the
+    predicate, the object -- read from a whole fact, or from a light row's ``subject_name``
+    and ``object_name``), then id. Facts one capture wrote tie exactly on confidence (one
+    instant, one confidence, one subject: the project), and ids are random: broken by id,
+    the same sessions captured into another store would put other facts under the cap. The
+    id decides only between facts saying the same."""
+    return (-confidence, *said_key(fact), fact["id"])
 
 
 def window_start(now: int) -> int:

@@ -54,9 +54,11 @@ def said_key(fact: Fact) -> tuple[str, str, str]:
     """What a fact says, for ordering facts that tie on time or confidence: the subject's name,
     the predicate, the object (an entity's name, a literal's text) -- never the id, which each
     capture mints anew, so the same memory captured twice is ordered the same. A store orders
-    its page with the same three columns (``store.sqlite_sections``)."""
+    its page with the same three columns (``store.sqlite_sections``). A light row
+    (``logic.model.CONTEXT_HEAD_FIELDS``) carries the names alone: ``subject_name`` and
+    ``object_name`` (the object as ``logic.names.object_name`` reads it)."""
     name = fact.get("subject_name") or (fact.get("subject") or {}).get("name") or ""
-    said = object_name(fact)
+    said = fact["object_name"] if "object_name" in fact else object_name(fact)
     return (str(name), str(fact.get("predicate") or ""), "" if said is None else str(said))
 
 

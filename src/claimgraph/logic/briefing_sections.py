@@ -180,10 +180,11 @@ def horizon(heads: Iterable[tuple[Any, ...]], now: int, half_life_days: float,
     fading fact's confidence by the same factor, so two fading facts never trade places
     (``logic.briefing_shortlist``: why its shortlist lasts); one does trade with a fact that
     never fades (or has not begun to: its anchor is later) when it decays past that one's
-    confidence, and its ties change when it reaches the floor (they fall to the subject's
-    name). So the answer is the earliest of: each later t_valid or t_invalid or anchor, each
-    recent change's exit from the window, and each instant a fading fact valid now reaches
-    the floor or a level (less a margin; at once when it is there now: a tie ends)."""
+    confidence, and its ties change when it reaches the floor (they fall to what the facts
+    say: ``logic.briefing.rank_key``). So the answer is the earliest of: each later t_valid
+    or t_invalid or anchor, each recent change's exit from the window, and each instant a
+    fading fact valid now reaches the floor or a level (less a margin; at once when it is
+    there now: a tie ends)."""
     period = DAY_MS * half_life_days
     start = compiled.window_start(now)
     until: int | None = None

@@ -9,8 +9,10 @@ shortlist that contains all of those — so ``plan`` over the shortlist gives th
 ``plan`` over the whole scope, and only the shortlist is read whole.
 
 Why the shortlist is exact:
-- a ranked section's top N by ``(-effective confidence, subject name, id)`` is the top N of
-  its pool, and the same key is used here and in ``plan``;
+- a ranked section's top N by ``(-effective confidence, subject name, predicate, object,
+  id)`` (``logic.briefing.rank_key``: what a fact says breaks ties before its random id) is
+  the top N of its pool, and the same key is used here and in ``plan``: the heads carry the
+  subject's and the object's names for it;
 - "contended" facts leave the ranked pools in ``plan``. Every fact that is linked to a conflict
   (either end of a link) is kept here and left out of the pools here, so the pool here is the
   plan's pool minus some kept facts: its top N plus the kept facts hold the plan's top N.
@@ -19,12 +21,13 @@ Why the shortlist is exact:
 written or an instant it names ("until"), so the curator can store it and the SessionStart
 hook render it at its own time (docs/hooks.md, "The stored shortlist"). Why it lasts:
 - decay multiplies every fading fact's confidence by the same factor over the same time (one
-  half-life), so the order between fading facts never changes: until one of them reaches the
-  floor, where ties fall to the subject's name. So a ranked pool keeps the top N of the fading
-  facts (lasting until the N-th reaches the floor), the top N of those that never fade (their
-  order is fixed), every fact reinforced after the instant (it starts fading later), and, when
-  fewer than N fading facts are above the floor, all of those and the first N at the floor
-  (whose order, by name, is fixed too);
+  half-life), and the rest of the key (what the fact says, then its id) never changes, so the
+  order between fading facts never changes: until one of them reaches the floor, where ties
+  fall to what the facts say. So a ranked pool keeps the top N of the fading facts (lasting
+  until the N-th reaches the floor), the top N of those that never fade (their order is
+  fixed), every fact reinforced after the instant (it starts fading later), and, when fewer
+  than N fading facts are above the floor, all of those and the first N at the floor (whose
+  order, by what they say, is fixed too);
 - what starts or stops being valid later (a fact valid from, or ending at, a later instant)
   changes the pools: the earliest such instant ends the shortlist's life.
 """
@@ -140,7 +143,13 @@ class _Best:
         self.cap = cap
         self.heap: list[_Worst] = []
 
-    def offer(self, key: tuple[Any, ...], head: Head) -> None:
+    def offer(self, confidence: float, head: Head) -> None:
+        """Offer ``head`` ranked at ``confidence`` (``logic.briefing.rank_key``). A head
+        weaker than the worst kept of a full heap is turned away on its confidence alone, so
+        the whole key (what the fact says, its id) is built only for heads that may place."""
+        if len(self.heap) >= self.cap and -confidence > self.heap[0].key[0]:
+            return
+        key = compiled.rank_key(head, confidence)
         if len(self.heap) < self.cap:
             heapq.heappush(self.heap, _Worst(key, head))
         elif key < self.heap[0].key:
@@ -174,12 +183,12 @@ class _LastingPool:
         effective_confidences([(head["id"], head)], self.at, value, self.half_life_days)
         confidence = value[head["id"]]
         if anchor is None or never_fades(head):
-            self.fixed.offer(compiled.rank_key(head, confidence), head)
+            self.fixed.offer(confidence, head)
         elif confidence > CONFIDENCE_FLOOR:
             self.above_count += 1
-            self.above.offer(compiled.rank_key(head, confidence), head)
+            self.above.offer(confidence, head)
         else:
-            self.floored.offer(compiled.rank_key(head, CONFIDENCE_FLOOR), head)
+            self.floored.offer(CONFIDENCE_FLOOR, head)
 
     def result(self) -> tuple[list[str], int | None]:
         ids = self.later + [h["id"] for h in self.fixed.heads()]
@@ -216,7 +225,7 @@ def _strongest(pool: list[Head], cap: int, now: int, half_life_days: float) -> l
     """The ids of the ``cap`` best heads by ``plan``'s own ranking key.
 
     Only heads at least as confident as the ``cap``-th best can place, so the full key (with
-    the name and id tie-breaks) is built for those alone."""
+    the tie-breaks by what the fact says and by id) is built for those alone."""
     if not pool or cap <= 0:
         return []
     confidence: dict[str, float] = {}

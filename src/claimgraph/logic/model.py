@@ -39,9 +39,11 @@ FACT_HEAD_FIELDS = (
     "dormant_since",
 )
 #: What the SessionStart context's shortlist ranks on (``logic.briefing_shortlist``): ranking,
-#: validity, the supersession window, and the subject's NAME for the ranking's tie-break.
+#: validity, the supersession window, and for the ranking's tie-break what the fact says: the
+#: subject's NAME, the predicate and the object's text (``object_name``: an entity's name or
+#: the literal; ``logic.briefing_lines.said_key``).
 CONTEXT_HEAD_FIELDS = (
-    "id", "predicate", "subject_name", "confidence", "epistemic", "source_type",
+    "id", "predicate", "subject_name", "object_name", "confidence", "epistemic", "source_type",
     "recorded_at", "last_reinforced_at", "t_valid", "t_invalid", "invalidation_kind",
     "invalidation_reason", "successor", "dormant_since",
 )

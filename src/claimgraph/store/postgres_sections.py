@@ -44,7 +44,8 @@ _ORDER = {
     "left_out": "reason COLLATE \"C\", id",
     "conflicts": "id",
 }
-_RANKED_ORDER = "effective DESC, name COLLATE \"C\", id"
+#: Ranked facts tied on confidence by what they say too (``logic.briefing.rank_key``).
+_RANKED_ORDER = "effective DESC, " + _SAID_ORDER
 #: The narrowing's text, case-blind in the subject's name or the object.
 _FOLD = "translate({}, %(upper)s, %(lower)s)"
 _TEXT_MATCH = ("(strpos(" + _FOLD.format("coalesce(s.name, '')") + ", "

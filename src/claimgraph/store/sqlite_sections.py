@@ -69,6 +69,14 @@ _SAID = ", ".join((
                  " entities o WHERE o.id = p.object_ref_id) ELSE p.object_lit END, '')", "k4")))
 _OBJECT = ("coalesce(CASE WHEN f.object_kind = 'entity' THEN (SELECT o.name FROM entities o"
            " WHERE o.id = f.object_ref_id) ELSE f.object_lit END, '')")
+#: What a ranked fact says after its subject's name (``logic.briefing.rank_key``): the
+#: predicate, then the object looked up by the fact's id, so the placed rows never carry
+#: their literals and only the rows tied at the page's last confidence read one.
+_PREDICATE_RANKED = "coalesce(predicate, '')"
+_OBJECT_RANKED = ("coalesce((SELECT CASE WHEN x.object_kind = 'entity'"
+                  " THEN (SELECT o.name FROM entities o WHERE o.id = x.object_ref_id)"
+                  " ELSE x.object_lit END FROM facts x WHERE x.id = keyed.id), '')")
+_SAID_RANKED = f"{_PREDICATE_RANKED}, {_OBJECT_RANKED}"
 
 
 #: The entities whose name holds the filter's text: one pass over the entities, looked up by
@@ -114,7 +122,7 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     keyed = ("SELECT p.id, p.section, CASE WHEN p.section = 'left_out' THEN p.reason END AS reason,"
              " CASE p.section WHEN 'decisions' THEN p.t_valid WHEN 'changed' THEN -p.t_invalid"
              " WHEN 'left_out' THEN p.reason WHEN 'conflicts' THEN 0 ELSE -("
-             + _EFFECTIVE + ") END AS k1, p.subject_id, " + _SAID +
+             + _EFFECTIVE + ") END AS k1, p.subject_id, p.predicate, " + _SAID +
              " FROM placed p WHERE p.section IS NOT NULL")
     parts = ["SELECT section, NULL, NULL, count(*), 0 FROM keyed GROUP BY section"]
     if windows and all(o == 0 and n >= WHOLE for o, n in windows.values()):
@@ -124,7 +132,7 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
         parts.append("SELECT * FROM (SELECT section, id, reason, NULL, 1 FROM keyed WHERE"
                      " section IN (SELECT value FROM json_each(:wanted)) ORDER BY section, k1,"
                      f" k2, k3, k4, CASE WHEN section IN {ranked} THEN {_name('subject_id')} END,"
-                     " id)")
+                     f" {_when_ranked(ranked)}, id)")
         return (f"WITH keyed AS MATERIALIZED ({keyed}), placed AS ({placed}) "
                 + " UNION ALL ".join(parts)), params
     for n, (section, (offset, limit)) in enumerate(sorted(windows.items())):
@@ -132,10 +140,11 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
             continue
         params[f"s{n}"], params[f"e{n}"] = section, int(offset) + int(limit)
         if section in ("lessons", "current", "structure"):
-            # The name breaks ties: looked up only for rows at least as strong as the last wanted.
+            # What the fact says breaks ties: looked up only for rows at least as strong as
+            # the last wanted.
             bar = (f"(SELECT k1 FROM keyed WHERE section = :s{n} ORDER BY k1"
                    f" LIMIT 1 OFFSET :e{n} - 1)")
-            order = f"k1, {_name('subject_id')}, id"
+            order = f"k1, {_name('subject_id')}, {_SAID_RANKED}, id"
             where = f"section = :s{n} AND (k1 <= {bar} OR {bar} IS NULL)"
         else:
             order, where = "k1, k2, k3, k4, id", f"section = :s{n}"
@@ -144,6 +153,12 @@ def context_sections(scopes: Sequence[str], now: int, half_life_days: float,
     # Rows: (section, NULL, NULL, count, 0) per section, then each window's ids in order.
     sql = f"WITH keyed AS MATERIALIZED ({keyed}), placed AS ({placed}) " + " UNION ALL ".join(parts)
     return sql, params
+
+
+def _when_ranked(ranked: str) -> str:
+    """``_SAID_RANKED``'s two terms for the ranked sections' rows alone (NULL in others)."""
+    return (f"CASE WHEN section IN {ranked} THEN {_PREDICATE_RANKED} END,"
+            f" CASE WHEN section IN {ranked} THEN {_OBJECT_RANKED} END")
 
 
 def stance_inputs(scopes: Sequence[str]) -> tuple[str, dict[str, Any]]:
