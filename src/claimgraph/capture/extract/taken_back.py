@@ -44,7 +44,7 @@ from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.git_state import git_run
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.shell import call_cwd, invocations, unwrap
-from claimgraph.capture.extract.tools import SHELL
+from claimgraph.capture.extract.tools import DELEGATES, SHELL
 from claimgraph.logic import git_state as gs
 from claimgraph.logic.lazy_regex import lazy_regex
 
@@ -63,6 +63,12 @@ _COMMIT_VALUE_LETTERS = frozenset("mFCcSt")
 _ELSEWHERE_FLAGS = ("--git-dir", "--work-tree")
 #: Git commands that move HEAD in a way the walk does not follow.
 _UNFOLLOWED = frozenset({"rebase", "pull", "merge", "rewrite"})
+#: Git commands that move HEAD or the tree's committed state: one a subagent ran may have
+#: moved the branch under the session (a subagent's lines are numbered in its own file).
+_MOVES_HEAD = frozenset({"commit", "revert", "reset", "cherry-pick", "am", "checkout",
+                         "switch", "stash"}) | _UNFOLLOWED
+#: The verb of the step a task handed to a subagent that moved HEAD stands for.
+_HANDED_OVER = "subagent"
 #: Options of ``git revert`` that take the next word.
 _REVERT_VALUES = frozenset({"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option",
                             "--gpg-sign", "--cleanup"})
@@ -196,7 +202,7 @@ def _step(walk: _Walk, step: GitStep) -> None:
     elif verb in ("checkout", "switch"):
         if _switches(verb, args):
             _lose_track(walk)
-    elif verb in _UNFOLLOWED:
+    elif verb in _UNFOLLOWED or verb == _HANDED_OVER:
         _lose_track(walk)
 
 
@@ -481,8 +487,12 @@ def _hunks(diff: str) -> Iterable[Change]:
 # --- read from the session ---------------------------------------------------------------------
 
 def git_steps(view: SessionView) -> list[GitStep]:
-    """The session's git commands in order, each with the output of its line."""
+    """The session's git commands in order, each with the output of its line. A subagent's
+    commands are numbered in its own file and cannot be placed among the session's: when one
+    of them moved HEAD, each task the session handed a subagent stands for a command whose
+    outcome never showed."""
     steps: list[GitStep] = []
+    moved = False
     for action in of_kind(view, SHELL):
         command = action.command or ""
         if "git" not in command:
@@ -493,12 +503,20 @@ def git_steps(view: SessionView) -> list[GitStep]:
             run = git_run(invocation) if words[:1] == ("git",) else None
             if run is None or len(run.words) < 2:
                 continue
+            if action.call.subagent_id or action.call.is_sidechain:
+                moved = moved or run.words[1] in _MOVES_HEAD
+                continue
             elsewhere = any(word.split("=", 1)[0] in _ELSEWHERE_FLAGS for word in words[1:]
                             if word.startswith("--"))
             here = not elsewhere and _here(view, run.cwd)
             prefix = (view.relative(run.cwd) or "") if here and run.cwd else ""
             steps.append(GitStep(action.line, run.words, output, action.outcome == OK, here,
                                  "" if prefix == "." else prefix))
+    if moved:
+        steps += [GitStep(call.line, ("git", _HANDED_OVER), "", True, True)
+                  for call in view.calls() if call.tool_name in DELEGATES
+                  and not call.subagent_id and not call.is_sidechain]
+        steps.sort(key=lambda step: step.line)
     return steps
 
 
