@@ -48,6 +48,7 @@ from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations)
+from claimgraph.capture.extract.tools import DELEGATES
 from claimgraph.capture.extract.writes import file_ops
 from claimgraph.logic.fix_message import commit_message, fix_lesson
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -162,9 +163,12 @@ def _fixes(view: SessionView) -> list[_Fix]:
     places = _project_places(view)
     latest: Event | None = None  # the session's latest commit
     head: list[str] = []  # hashes of the commits the session made, newest last (``_head``)
+    handed_over = _subagent_moved_head(view)
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
+        if handed_over and event.kind == "tool_call" and event.tool_name in DELEGATES:
+            head.clear()  # the subagent's commits may be on the branch now (_taken_back)
         if event.is_human_prompt:
             _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
@@ -184,6 +188,17 @@ def _fixes(view: SessionView) -> list[_Fix]:
                 _checked(view, order, event, since, fixes)
             order += 1
     return fixes
+
+
+def _subagent_moved_head(view: SessionView) -> bool:
+    """A subagent ran a git command that commits or moves HEAD. Its events are read from its
+    own file and cannot be placed among the session's, so after any task the session handed a
+    subagent ``HEAD~N`` no longer counts the session's commits."""
+    return any(run.kind in ("commit", "picks", "reset") or run.kind in _MOVES_HEAD
+               or run.words[1:2] == ("revert",)
+               for event in view.calls() if event.subagent_id or event.is_sidechain
+               for run in git_runs(command_text(event) or "", call_cwd(event))
+               if run.words[:1] == ("git",) and len(run.words) > 1)
 
 
 def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None) -> None:
