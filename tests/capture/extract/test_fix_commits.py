@@ -504,3 +504,15 @@ def test_a_reset_after_a_subagent_committed_does_not_count_the_fix_as_taken_back
         session.events[-1] = replace(session.events[-1], subagent_id="a1", is_sidechain=True)
         session.bash("git reset --hard HEAD~1", output="HEAD is now at 1a2b3c4d fix")
         assert len(_found(session)) == kept, sub_command
+
+
+def test_a_revert_that_stopped_on_a_conflict_and_was_aborted_takes_nothing_back():
+    """git-revert(1): a revert that conflicts stops and leaves the conflict for the person;
+    ``--abort`` "cancel[s] the operation and return[s] to the pre-sequence state": the fix
+    stands. Finished with ``--continue``, the revert took it back."""
+    for finish, kept in (("git revert --abort", 1), ("git revert --continue", 0)):
+        session = _session()
+        session.bash("git revert --no-edit 1a2b3c4", error=True,
+                     output="error: could not revert 1a2b3c4... fix\nCONFLICT (content)")
+        session.bash(finish, output="" if "abort" in finish else "[fix/cache 5e6f7a8] Revert")
+        assert len(_found(session)) == kept, finish

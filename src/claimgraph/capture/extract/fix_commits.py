@@ -164,6 +164,7 @@ def _fixes(view: SessionView) -> list[_Fix]:
     latest: Event | None = None  # the session's latest commit
     head: list[str] = []  # hashes of the commits the session made, newest last (``_head``)
     handed_over = _subagent_moved_head(view)
+    stopped: list[_Fix] = []  # the fixes a revert that stopped on a conflict names
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
@@ -172,7 +173,8 @@ def _fixes(view: SessionView) -> list[_Fix]:
         if event.is_human_prompt:
             _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
-            _reverted(command_text(event) or "", fixes, latest)
+            _reverted(command_text(event) or "", fixes, latest, view.outcome(event) != FAILED,
+                      stopped)
             _taken_back(view, event, fixes, head)
             _rewritten(command_text(event) or "", fixes)
             _pushed(view, event, fixes)
@@ -215,19 +217,31 @@ def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None
                 fix.refuted = True
 
 
-def _reverted(command: str, fixes: list[_Fix], latest: Event | None) -> None:
+def _reverted(command: str, fixes: list[_Fix], latest: Event | None, worked: bool,
+              stopped: list[_Fix]) -> None:
     """A later ``git revert`` of a fix's commit (by its hash, or ``HEAD`` while it is the
-    latest commit) takes the fix back: no lesson."""
+    latest commit) takes the fix back: no lesson. One that stopped on a conflict (it failed;
+    an outcome never shown is no failure) takes it back only when ``--continue`` finishes it;
+    ``--abort``, ``--quit`` or ``--skip`` leave the fix (git-revert(1)). ``stopped`` holds the fixes of the revert in progress."""
     if "revert" not in command:
         return
     for run in invocations(command):
         words = run.argv
-        if words[:2] == ("git", "revert"):
-            for fix in fixes:
-                if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
-                       or (word in ("HEAD", "@") and fix.commit is latest)
-                       for word in words[2:]):
+        if words[:2] != ("git", "revert"):
+            continue
+        if {"--abort", "--quit", "--skip", "--continue"} & set(words[2:]):
+            if worked and "--continue" in words[2:]:
+                for fix in stopped:
                     fix.refuted = True
+            stopped.clear()
+            continue
+        named = [fix for fix in fixes
+                 if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
+                        or (word in ("HEAD", "@") and fix.commit is latest)
+                        for word in words[2:])]
+        for fix in named if worked else ():
+            fix.refuted = True
+        stopped[:] = [] if worked else named
 
 
 #: git commands after which ``HEAD~N`` no longer counts the session's own commits.
