@@ -821,3 +821,34 @@ def test_a_reset_after_a_subagent_committed_counts_no_commit_of_the_sessions(tmp
              " 1 file changed, 2 insertions(+)")
     sub.agent("Done.")
     assert _holds("retry_later", _with_subagent(session, tmp_path, sub))
+
+
+@pytest.mark.parametrize("then", [
+    ("git reset --hard", ""),  # the tree back to HEAD: the revert's changes gone
+    ("git revert --abort", ""),  # back to before the revert
+])
+def test_a_revert_left_uncommitted_and_then_thrown_away_takes_nothing_back(
+        tmp_path: Path, then: tuple[str, str]):
+    """git-revert(1) ``-n`` leaves the inverse in the tree and index, uncommitted; git throwing
+    the tree's changes away afterwards puts the commit's text back."""
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("git commit -am 'mailer: retry'", MAILER_COMMIT)
+    session.bash("git revert --no-commit 3c4d5e6")
+    session.bash(*then)
+    session.agent("Left it as it was.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+def test_a_reset_keep_leaves_the_trees_changes_for_the_next_commit(tmp_path: Path):
+    """git-reset(1) ``--keep`` moves the branch and the files that differ between the two
+    commits, keeping the tree's uncommitted changes: the next ``commit -a`` takes them in, and
+    reverting that commit takes them back."""
+    session = ClaudeSession()
+    session.bash("git commit -am 'wip'", "[main 1b1b1b1] wip\n 1 file changed")
+    _mailer_decided(session)
+    session.bash("git reset --keep HEAD~1", "")
+    session.bash("git commit -am 'mailer: retry'", MAILER_COMMIT)
+    session.bash("git revert --no-edit HEAD", REVERT_OUTPUT)
+    session.agent("Reverted.")
+    assert not _holds("retry_later", _objects(session, tmp_path))

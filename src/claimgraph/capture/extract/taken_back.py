@@ -6,7 +6,10 @@ applied the other way round; with ``-n`` / ``--no-commit`` the same change is le
 tree and index, uncommitted. git-reset(1): ``--hard`` "Resets the index and working tree.
 Any changes to tracked files in the working tree since <commit> are discarded": a reset to
 ``HEAD~1`` (``HEAD^``, ``@~1``) moves the branch back past the last commit and makes the
-tree match, so that commit's changes are gone; ``--soft`` and ``--mixed`` leave the tree.
+tree match, so that commit's changes are gone; ``--soft`` and ``--mixed`` leave the tree;
+``--keep`` and ``--merge`` move it with the branch but keep its uncommitted changes. A change
+a ``revert -n`` left uncommitted that git throws away (``reset --hard``, ``revert --abort``)
+puts the commit's text back.
 
 A commit that modified a file names no file in git's summary (only its ``create mode`` /
 ``delete mode`` lines do), so what a commit changed is what the session knows of it:
@@ -97,6 +100,9 @@ class _Commit:
 class _Pending:
     change: Change
     staged: bool = False
+    #: a change a ``revert -n`` left in the tree (noted as taken back): git throwing it away
+    #: puts the commit's text back
+    reverted: bool = False
 
 
 @dataclass
@@ -305,6 +311,8 @@ def _commit_paths(step: GitStep, args: tuple[str, ...]) -> list[str]:
 
 
 def _revert(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
+    if "--abort" in args:  # back to before the revert: what a ``revert -n`` left goes
+        walk.pending = _thrown_away(walk, step.line, lambda pending: pending.reverted)
     if any(word in ("--continue", "--abort", "--skip", "--quit", "-m", "--mainline")
            for word in args):
         _lose_track(walk)
@@ -327,7 +335,7 @@ def _revert(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
             return
         inverse = _taken_back(walk, commit.changes, step.line)
         if uncommitted:
-            walk.pending += [_Pending(change, True) for change in inverse]
+            walk.pending += [_Pending(change, True, True) for change in inverse]
         else:
             one = next(made, None)
             walk.head.append(_Commit(one[1] if one else None, inverse, step.prefix))
@@ -387,7 +395,10 @@ def _reset(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
     words = [word for word in args if not word.startswith("-")]
     if "--" in args or len(words) > 1:
         return  # ``git reset <paths>``: the index only
+    # --keep and --merge move the tree with the branch but keep its uncommitted changes
+    # (git-reset(1)); --hard throws those away too
     hard = "--hard" in args or "--keep" in args or "--merge" in args
+    discards = "--hard" in args
     target = words[0] if words else "HEAD"
     back = _steps_back(target)
     if back is None and _HASH.match(target):
@@ -396,8 +407,8 @@ def _reset(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
                      if commit is known), None) if known else None
     if back is None:
         _lose_track(walk)
-        if hard:
-            walk.pending = [pending for pending in walk.pending if _untracked(pending)]
+        if discards:
+            walk.pending = _thrown_away(walk, step.line)
         return
     if back > len(walk.head) and walk.barrier:
         _lose_track(walk)
@@ -409,12 +420,27 @@ def _reset(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
         return
     walk.head = walk.head[:len(walk.head) - back]
     if hard:
+        if discards:
+            walk.pending = _thrown_away(walk, step.line)
         for commit in reversed(gone):
             _taken_back(walk, commit.changes, step.line)
-        walk.pending = [pending for pending in walk.pending if _untracked(pending)]
     else:
         walk.pending = [_Pending(change, "--soft" in args)
                         for commit in gone for change in commit.changes] + walk.pending
+
+
+def _thrown_away(walk: _Walk, line: int, which: Any = None) -> list[_Pending]:
+    """The changes left after git threw away the tree's (``which`` of them; all but the
+    untracked files by default): a change a ``revert -n`` left is taken back in turn, so the
+    commit's text is handed on again (the session's own edits are ``undone``'s)."""
+    kept: list[_Pending] = []
+    for pending in reversed(walk.pending):
+        if (which(pending) if which else not _untracked(pending)):
+            if pending.reverted:
+                _taken_back(walk, [pending.change], line)
+        else:
+            kept.append(pending)
+    return kept[::-1]
 
 
 def _untracked(pending: _Pending) -> bool:
