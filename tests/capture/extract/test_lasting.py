@@ -115,3 +115,23 @@ def test_a_lasting_rule_with_an_end_of_its_own_is_not_stored(sentence):
 
 def test_from_now_on_is_no_bound():
     assert phrased_as_lasting("from now on we want the changelog updated with every release")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Don't ever do that again",  # what it forbids is in the messages around it
+    "never push it to the shared branch",
+    "Do not open another pull request against the release branch",  # one more than in hand
+    "Respect the staging branch and never force push over teammates commits even",  # cut off
+    "never force push over teammates commits unless",
+    "always run the seeds by default when the",
+])
+def test_an_order_pointing_back_or_a_sentence_cut_off_is_not_phrased_as_lasting(sentence):
+    assert not phrased_as_lasting(sentence)
+
+
+def test_an_unsure_sentence_cut_off_is_not_stored():
+    sentence = "Respect the staging branch and never force push over teammates commits even"
+    model = shipped()
+    verdict = model.verdict(sentence)
+    assert not verdict.kept and model.phrase_floor <= verdict.score
+    assert not any(obj == sentence for _, obj in _stored(sentence))
