@@ -222,7 +222,8 @@ def _reverted(command: str, fixes: list[_Fix], latest: Event | None, worked: boo
     """A later ``git revert`` of a fix's commit (by its hash, or ``HEAD`` while it is the
     latest commit) takes the fix back: no lesson. One that stopped on a conflict (it failed;
     an outcome never shown is no failure) takes it back only when ``--continue`` finishes it;
-    ``--abort``, ``--quit`` or ``--skip`` leave the fix (git-revert(1)). ``stopped`` holds the fixes of the revert in progress."""
+    ``--abort``, ``--quit`` or ``--skip`` leave the fix (git-revert(1)). ``stopped`` holds the
+    fixes of the revert in progress."""
     if "revert" not in command:
         return
     for run in invocations(command):
