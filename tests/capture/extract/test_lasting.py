@@ -135,3 +135,26 @@ def test_an_unsure_sentence_cut_off_is_not_stored():
     verdict = model.verdict(sentence)
     assert not verdict.kept and model.phrase_floor <= verdict.score
     assert not any(obj == sentence for _, obj in _stored(sentence))
+
+
+
+def test_a_lasting_word_does_not_make_a_sentence_the_persons_across_projects():
+    """Kept for its lasting word, a sentence takes its likeliest durable class; "personal"
+    (user scope, told to every project) only as any personal sentence does: the person
+    speaking of themselves ("always ask me before deleting files"), not a project's rule the
+    model leans personal on."""
+    from claimgraph.capture.extract.statements import _personal_checked
+    leaning = Verdict("request", 0.5, False, {"convention": 0.2, "decision": 0.05,
+                                              "preference": 0.0, "personal": 0.25,
+                                              "request": 0.3, "question": 0.1, "other": 0.1})
+    rule, mine = "never force push over teammates commits", "always ask me before deleting files"
+    for sentence, label in ((rule, "convention"), (mine, "personal")):
+        turned = lasting_verdict(leaning, sentence, 0.4)
+        assert turned is not None and _personal_checked(turned, sentence).label == label
+    model = shipped()
+    assert model.phrase_floor <= model.verdict(mine).score < model.threshold
+    session = Session()
+    session.prompt(mine)
+    session.event("assistant", text="Understood.")
+    assert [(c["scope"], c["object"]) for c in session.extract(ROOT)
+            if c["rule"] == "statements"] == [("user", mine)]
