@@ -21,6 +21,7 @@ BAND_PROHIBITION = "Do not open pull requests against the release branch"
     "Respect the staging branch and never force push over teammates commits",
     "never merge without a green build",
     "Use tabs, always",
+    "Use `pnpm`, always",  # a code span is no quote
     "the dashboard should always show the build number",
     "run the seeds by default when the app starts",
     "from now on we want the changelog updated with every release",
@@ -124,6 +125,10 @@ def test_from_now_on_is_no_bound():
     "Respect the staging branch and never force push over teammates commits even",  # cut off
     "never force push over teammates commits unless",
     "always run the seeds by default when the",
+    "The error says: never call this function from a signal handler",  # a tool's words
+    "CLAUDE.md says: always run ruff before committing",
+    "the docs say you should never force push over teammates commits",
+    'the linter prints "never use bare except" on every file',
 ])
 def test_an_order_pointing_back_or_a_sentence_cut_off_is_not_phrased_as_lasting(sentence):
     assert not phrased_as_lasting(sentence)
