@@ -788,3 +788,67 @@ def test_reading_back_what_the_session_wrote_does_not_keep_it_through_a_revert(
     fresh, known = _before_and_after(build, tmp_path)
     assert not _holds("retry_later", fresh)
     assert _holds("retry_later", known)
+
+
+def _with_subagent(session: ClaudeSession, directory: Path, sub: ClaudeSession) -> list[str]:
+    """The session and a subagent's transcript, as Claude Code lays them out
+    (``<session>/subagents/agent-<id>.jsonl``): the subagent's lines are numbered in its own
+    file, so they cannot be placed among the parent's."""
+    folder = directory / "11111111-2222-4333-8444-555555555555" / "subagents"
+    folder.mkdir(parents=True)
+    for record in sub.records:
+        record.update(isSidechain=True, agentId="a1b2c3")
+    (folder / "agent-a1b2c3.jsonl").write_text(
+        "".join(json.dumps(r) + "\n" for r in sub.records), encoding="utf-8")
+    return _objects(session, directory)
+
+
+def test_a_reset_after_a_subagent_committed_counts_no_commit_of_the_sessions(tmp_path: Path):
+    """A subagent the session handed a task to committed too: the parent's ``git reset --hard
+    HEAD~1`` afterwards undid the subagent's commit, or one the walk cannot place (the
+    subagent's lines come from its own file), never the session's own commit for certain."""
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("git commit -am 'mailer: retry'", MAILER_COMMIT)
+    session.tool("Task", {"description": "docs", "prompt": "Document the mailer."},
+                 "Done: README updated and committed.")
+    session.bash("git reset --hard HEAD~1", "HEAD is now at 3c4d5e6 mailer: retry")
+    session.agent("Dropped the docs commit.")
+    sub = ClaudeSession()
+    sub.user("Document the mailer.")
+    sub.edit("README.md", "# Shop\n", "# Shop\n\nThe mailer sends invoices.\n")
+    sub.bash("git commit -m 'docs: mailer' README.md", "[main 4d5e6f7] docs: mailer\n"
+             " 1 file changed, 2 insertions(+)")
+    sub.agent("Done.")
+    assert _holds("retry_later", _with_subagent(session, tmp_path, sub))
+
+
+@pytest.mark.parametrize("then", [
+    ("git reset --hard", ""),  # the tree back to HEAD: the revert's changes gone
+    ("git revert --abort", ""),  # back to before the revert
+])
+def test_a_revert_left_uncommitted_and_then_thrown_away_takes_nothing_back(
+        tmp_path: Path, then: tuple[str, str]):
+    """git-revert(1) ``-n`` leaves the inverse in the tree and index, uncommitted; git throwing
+    the tree's changes away afterwards puts the commit's text back."""
+    session = ClaudeSession()
+    _mailer_decided(session)
+    session.bash("git commit -am 'mailer: retry'", MAILER_COMMIT)
+    session.bash("git revert --no-commit 3c4d5e6")
+    session.bash(*then)
+    session.agent("Left it as it was.")
+    assert _holds("retry_later", _objects(session, tmp_path))
+
+
+def test_a_reset_keep_leaves_the_trees_changes_for_the_next_commit(tmp_path: Path):
+    """git-reset(1) ``--keep`` moves the branch and the files that differ between the two
+    commits, keeping the tree's uncommitted changes: the next ``commit -a`` takes them in, and
+    reverting that commit takes them back."""
+    session = ClaudeSession()
+    session.bash("git commit -am 'wip'", "[main 1b1b1b1] wip\n 1 file changed")
+    _mailer_decided(session)
+    session.bash("git reset --keep HEAD~1", "")
+    session.bash("git commit -am 'mailer: retry'", MAILER_COMMIT)
+    session.bash("git revert --no-edit HEAD", REVERT_OUTPUT)
+    session.agent("Reverted.")
+    assert not _holds("retry_later", _objects(session, tmp_path))

@@ -487,3 +487,32 @@ def test_a_reset_or_revert_back_past_the_fix_takes_it_back():
     session.bash("git commit -am 'docs: note'", output="[fix/cache 2b2b2b2b] docs: note")
     session.bash("git reset --hard HEAD~1", output="HEAD is now at 1a2b3c4d fix")
     assert len(_found(session)) == 1
+
+
+def test_a_reset_after_a_subagent_committed_does_not_count_the_fix_as_taken_back():
+    """A subagent the session handed a task to committed after the fix: the session's ``git
+    reset --hard HEAD~1`` afterwards undid the subagent's commit, not the fix (the subagent's
+    events are read from its own file, not among the session's). A subagent that only looked
+    moved nothing: the reset still takes the fix back."""
+    from dataclasses import replace
+    for sub_command, kept in (("git commit -am 'docs: note'", 1), ("git log --oneline", 0)):
+        session = _session()
+        session.tool("Task", {"description": "docs", "prompt": "Document the cache."},
+                     output="Done.")
+        session.bash(sub_command, output="[fix/cache 2b2b2b2b] docs: note")
+        session.events[-2] = replace(session.events[-2], subagent_id="a1", is_sidechain=True)
+        session.events[-1] = replace(session.events[-1], subagent_id="a1", is_sidechain=True)
+        session.bash("git reset --hard HEAD~1", output="HEAD is now at 1a2b3c4d fix")
+        assert len(_found(session)) == kept, sub_command
+
+
+def test_a_revert_that_stopped_on_a_conflict_and_was_aborted_takes_nothing_back():
+    """git-revert(1): a revert that conflicts stops and leaves the conflict for the person;
+    ``--abort`` "cancel[s] the operation and return[s] to the pre-sequence state": the fix
+    stands. Finished with ``--continue``, the revert took it back."""
+    for finish, kept in (("git revert --abort", 1), ("git revert --continue", 0)):
+        session = _session()
+        session.bash("git revert --no-edit 1a2b3c4", error=True,
+                     output="error: could not revert 1a2b3c4... fix\nCONFLICT (content)")
+        session.bash(finish, output="" if "abort" in finish else "[fix/cache 5e6f7a8] Revert")
+        assert len(_found(session)) == kept, finish

@@ -360,6 +360,15 @@ def test_a_git_dir_names_the_repository_a_work_tree_alone_does_not():
     assert [r.cwd for r in runs] == ["/home/dev/lib", "/srv/repos/app.git", "/home/dev/shop"]
 
 
+
+def test_a_relative_git_dir_is_read_from_where_every_c_option_leads():
+    """git(1): ``-C`` changes the folder git runs in before it reads the repository; a
+    relative ``--git-dir`` is read from there, wherever it stands among the options."""
+    runs = git_runs("git --git-dir=../.git -C src commit -m x && "
+                    "git -C src --git-dir=../.git commit -m y && "
+                    "git --git-dir=/srv/repos/app.git -C src log", "/home/dev/shop")
+    assert [r.cwd for r in runs] == ["/home/dev/shop", "/home/dev/shop", "/srv/repos/app.git"]
+
 def test_a_quoted_git_word_in_an_echo_runs_nothing():
     assert observe('echo "git tag v3 && git push --tags"', "git tag v3 && git push --tags", 1) \
         is None

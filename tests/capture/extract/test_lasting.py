@@ -21,6 +21,7 @@ BAND_PROHIBITION = "Do not open pull requests against the release branch"
     "Respect the staging branch and never force push over teammates commits",
     "never merge without a green build",
     "Use tabs, always",
+    "Use `pnpm`, always",  # a code span is no quote
     "the dashboard should always show the build number",
     "run the seeds by default when the app starts",
     "from now on we want the changelog updated with every release",
@@ -115,3 +116,50 @@ def test_a_lasting_rule_with_an_end_of_its_own_is_not_stored(sentence):
 
 def test_from_now_on_is_no_bound():
     assert phrased_as_lasting("from now on we want the changelog updated with every release")
+
+
+@pytest.mark.parametrize("sentence", [
+    "Don't ever do that again",  # what it forbids is in the messages around it
+    "never push it to the shared branch",
+    "Do not open another pull request against the release branch",  # one more than in hand
+    "Respect the staging branch and never force push over teammates commits even",  # cut off
+    "never force push over teammates commits unless",
+    "always run the seeds by default when the",
+    "The error says: never call this function from a signal handler",  # a tool's words
+    "CLAUDE.md says: always run ruff before committing",
+    "the docs say you should never force push over teammates commits",
+    'the linter prints "never use bare except" on every file',
+])
+def test_an_order_pointing_back_or_a_sentence_cut_off_is_not_phrased_as_lasting(sentence):
+    assert not phrased_as_lasting(sentence)
+
+
+def test_an_unsure_sentence_cut_off_is_not_stored():
+    sentence = "Respect the staging branch and never force push over teammates commits even"
+    model = shipped()
+    verdict = model.verdict(sentence)
+    assert not verdict.kept and model.phrase_floor <= verdict.score
+    assert not any(obj == sentence for _, obj in _stored(sentence))
+
+
+
+def test_a_lasting_word_does_not_make_a_sentence_the_persons_across_projects():
+    """Kept for its lasting word, a sentence takes its likeliest durable class; "personal"
+    (user scope, told to every project) only as any personal sentence does: the person
+    speaking of themselves ("always ask me before deleting files"), not a project's rule the
+    model leans personal on."""
+    from claimgraph.capture.extract.statements import _personal_checked
+    leaning = Verdict("request", 0.5, False, {"convention": 0.2, "decision": 0.05,
+                                              "preference": 0.0, "personal": 0.25,
+                                              "request": 0.3, "question": 0.1, "other": 0.1})
+    rule, mine = "never force push over teammates commits", "always ask me before deleting files"
+    for sentence, label in ((rule, "convention"), (mine, "personal")):
+        turned = lasting_verdict(leaning, sentence, 0.4)
+        assert turned is not None and _personal_checked(turned, sentence).label == label
+    model = shipped()
+    assert model.phrase_floor <= model.verdict(mine).score < model.threshold
+    session = Session()
+    session.prompt(mine)
+    session.event("assistant", text="Understood.")
+    assert [(c["scope"], c["object"]) for c in session.extract(ROOT)
+            if c["rule"] == "statements"] == [("user", mine)]

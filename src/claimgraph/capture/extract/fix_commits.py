@@ -48,6 +48,7 @@ from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, transcript_evidence)
 from claimgraph.capture.extract.shell import (
     Invocation, call_cwd, command_text, invocations)
+from claimgraph.capture.extract.tools import DELEGATES
 from claimgraph.capture.extract.writes import file_ops
 from claimgraph.logic.fix_message import commit_message, fix_lesson
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -162,13 +163,18 @@ def _fixes(view: SessionView) -> list[_Fix]:
     places = _project_places(view)
     latest: Event | None = None  # the session's latest commit
     head: list[str] = []  # hashes of the commits the session made, newest last (``_head``)
+    handed_over = _subagent_moved_head(view)
+    stopped: list[_Fix] = []  # the fixes a revert that stopped on a conflict names
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
+        if handed_over and event.kind == "tool_call" and event.tool_name in DELEGATES:
+            head.clear()  # the subagent's commits may be on the branch now (_taken_back)
         if event.is_human_prompt:
             _heard(event, since, fixes, latest)
         elif event.kind == "tool_call":
-            _reverted(command_text(event) or "", fixes, latest)
+            _reverted(command_text(event) or "", fixes, latest, view.outcome(event) != FAILED,
+                      stopped)
             _taken_back(view, event, fixes, head)
             _rewritten(command_text(event) or "", fixes)
             _pushed(view, event, fixes)
@@ -186,6 +192,17 @@ def _fixes(view: SessionView) -> list[_Fix]:
     return fixes
 
 
+def _subagent_moved_head(view: SessionView) -> bool:
+    """A subagent ran a git command that commits or moves HEAD. Its events are read from its
+    own file and cannot be placed among the session's, so after any task the session handed a
+    subagent ``HEAD~N`` no longer counts the session's commits."""
+    return any(run.kind in ("commit", "picks", "reset") or run.kind in _MOVES_HEAD
+               or run.words[1:2] == ("revert",)
+               for event in view.calls() if event.subagent_id or event.is_sidechain
+               for run in git_runs(command_text(event) or "", call_cwd(event))
+               if run.words[:1] == ("git",) and len(run.words) > 1)
+
+
 def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None) -> None:
     """The person reporting a failure, or saying it still fails: that refutes a fix not yet
     proved, and the latest commit's even when a check passed before it (their run is the
@@ -200,19 +217,32 @@ def _heard(prompt: Event, since: _Since, fixes: list[_Fix], latest: Event | None
                 fix.refuted = True
 
 
-def _reverted(command: str, fixes: list[_Fix], latest: Event | None) -> None:
+def _reverted(command: str, fixes: list[_Fix], latest: Event | None, worked: bool,
+              stopped: list[_Fix]) -> None:
     """A later ``git revert`` of a fix's commit (by its hash, or ``HEAD`` while it is the
-    latest commit) takes the fix back: no lesson."""
+    latest commit) takes the fix back: no lesson. One that stopped on a conflict (it failed;
+    an outcome never shown is no failure) takes it back only when ``--continue`` finishes it;
+    ``--abort``, ``--quit`` or ``--skip`` leave the fix (git-revert(1)). ``stopped`` holds the
+    fixes of the revert in progress."""
     if "revert" not in command:
         return
     for run in invocations(command):
         words = run.argv
-        if words[:2] == ("git", "revert"):
-            for fix in fixes:
-                if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
-                       or (word in ("HEAD", "@") and fix.commit is latest)
-                       for word in words[2:]):
+        if words[:2] != ("git", "revert"):
+            continue
+        if {"--abort", "--quit", "--skip", "--continue"} & set(words[2:]):
+            if worked and "--continue" in words[2:]:
+                for fix in stopped:
                     fix.refuted = True
+            stopped.clear()
+            continue
+        named = [fix for fix in fixes
+                 if any(len(word) >= 7 and (fix.hash.startswith(word) or word.startswith(fix.hash))
+                        or (word in ("HEAD", "@") and fix.commit is latest)
+                        for word in words[2:])]
+        for fix in named if worked else ():
+            fix.refuted = True
+        stopped[:] = [] if worked else named
 
 
 #: git commands after which ``HEAD~N`` no longer counts the session's own commits.

@@ -394,18 +394,21 @@ def git_run(run: Invocation) -> GitRun | None:
     where = run.cwd
     if program == "git":
         rest = list(words[1:])
+        git_dir = None  # read from where every -C leads, wherever it stands (git(1))
         while rest and rest[0].startswith("-"):
             flag = rest.pop(0)
             if flag.startswith("--git-dir="):
-                where = _repository_at(where, flag.split("=", 1)[1])
+                git_dir = flag.split("=", 1)[1]
             elif flag in _ASKS_ONLY:
                 rest = []  # ``git --version …`` runs ``git version``: a probe
             elif flag in _GIT_VALUES and rest:
                 value = rest.pop(0)
-                where = _into(where, value) if flag == "-C" else \
-                    _repository_at(where, value) if flag == "--git-dir" else where
+                where = _into(where, value) if flag == "-C" else where
+                git_dir = value if flag == "--git-dir" else git_dir
         if not rest or probe(rest[1:]):
             return None
+        if git_dir is not None:
+            where = _repository_at(where, git_dir)
         return GitRun(_VERBS.get(rest[0], "other"), ("git", *rest), where,
                       sure=run.confirmed and not run.piped)
     if (program.startswith("git-") or program in ("bfg", "gh")) and probe(words[1:]):

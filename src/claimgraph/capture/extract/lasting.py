@@ -17,6 +17,10 @@ sentence itself can settle it: the person said it holds beyond today (docs/captu
 - or the sentence opens by forbidding something ("Do not implement features in the main
   checkout"): an order not to do a thing holds until it is lifted, as "never" does;
 - not a question, and not a question by the model's reading either;
+- the person's own order: no one else's words reported or quoted ("the docs say never …");
+- whole and standing alone: not cut off ("… even if" with nothing after), and not an order
+  whose object points back at the conversation ("don't ever do that again", "never push
+  it", "do not open another pull request");
 - no end of its own: not tied to now or the task in hand ("for now", "today", "yet", "for
   this PR", "later") nor given an end ("until the freeze ends", "while the demo runs"). The
   for-today checks let "never" outweigh such words in a sentence the model keeps; for a
@@ -81,6 +85,25 @@ _PROHIBITS = lazy_regex(
     r"^\W*(?:(?:please|also|and|so|but|just|then)\s+)?(?:do not|don'?t|dont)\s+"
     r"(?!(?:worry|bother|mind|care|know|think|understand|see|get|forget|need|have)\b)[a-z]",
     re.IGNORECASE)
+#: An order whose object is a word pointing back at the conversation ("don't ever do that
+#: again", "never push it", "do not open another one"): what it forbids is only in the
+#: messages around it, or tied to the thing in hand.
+_POINTS_BACK = lazy_regex(
+    r"^\W*(?:(?:please|also|and|so|but|just|then)\s+)?(?:do not|don'?t|dont|never|always)\s+"
+    r"(?:ever\s+)?[a-z]+\s+(?:that|this|it|these|those|them|another)\b", re.IGNORECASE)
+#: A sentence cut off: it ends on a word that needs more after it ("… even", "… if", "… the")
+#: or a dangling mark; what it says is not all there.
+_CUT_OFF = lazy_regex(
+    r"(?:\b(?:and|or|but|if|even|unless|when|whenever|while|because|so|than|the|a|an|to|of|"
+    r"with|for|by|in|on|at|from|that|which|as|into)|[,;:(/–—-]|\.\.\.|…)\s*$",
+    re.IGNORECASE)
+#: Someone else's words reported or quoted before the lasting word ("the docs say never …",
+#: "CLAUDE.md says: always …", "the error reads: never call …"): what a file, a tool or
+#: another person says is no order of the person's.
+_REPORTS = lazy_regex(
+    r"(?:\b(?:says?|said|states|according to)\b|\breads?:)[^.]*?\b(?:always|never|do not|"
+    r"don'?t|from now on|by default)\b|[\"“][^\"”]*\b(?:always|never)\b[^\"”]*[\"”]",
+    re.IGNORECASE)
 #: A clause that opens with its verb in its base form.
 _OPENS = lazy_regex(
     r"^\W*(?:(?:please|just|also|then)\s+)?(?:don'?t|do not|use|run|keep|"
@@ -92,7 +115,9 @@ _OPENS = lazy_regex(
 def phrased_as_lasting(sentence: str) -> bool:
     """The sentence says in its own words that it holds beyond today (module docstring)."""
     if "?" in sentence or _HEDGED.search(sentence) or _UNTIL.search(sentence) \
-            or bounded_in_time(_FROM_NOW_ON.sub(" ", sentence)):
+            or bounded_in_time(_FROM_NOW_ON.sub(" ", sentence)) \
+            or _POINTS_BACK.match(sentence) or _CUT_OFF.search(sentence) \
+            or _REPORTS.search(sentence):
         return False
     if _PROHIBITS.match(sentence):
         return True

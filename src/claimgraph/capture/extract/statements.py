@@ -163,8 +163,8 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 why = _not_stored(verdict, sentence, view)
             if why == "not durable":
                 lasting = lasting_verdict(verdict, sentence, model.phrase_floor)
-                if lasting is not None:
-                    verdict, via = lasting, LASTING_VIA
+                if lasting is not None:  # its likeliest durable class: personal only as any is
+                    verdict, via = _personal_checked(lasting, sentence), LASTING_VIA
                     why = _not_stored(verdict, sentence, view)
             if why is not None and event.line in corrected:
                 confirmed = confirmed_correction(verdict, sentence, corrected[event.line])

@@ -6,7 +6,10 @@ applied the other way round; with ``-n`` / ``--no-commit`` the same change is le
 tree and index, uncommitted. git-reset(1): ``--hard`` "Resets the index and working tree.
 Any changes to tracked files in the working tree since <commit> are discarded": a reset to
 ``HEAD~1`` (``HEAD^``, ``@~1``) moves the branch back past the last commit and makes the
-tree match, so that commit's changes are gone; ``--soft`` and ``--mixed`` leave the tree.
+tree match, so that commit's changes are gone; ``--soft`` and ``--mixed`` leave the tree;
+``--keep`` and ``--merge`` move it with the branch but keep its uncommitted changes. A change
+a ``revert -n`` left uncommitted that git throws away (``reset --hard``, ``revert --abort``)
+puts the commit's text back.
 
 A commit that modified a file names no file in git's summary (only its ``create mode`` /
 ``delete mode`` lines do), so what a commit changed is what the session knows of it:
@@ -44,7 +47,7 @@ from claimgraph.capture.extract.actions import of_kind
 from claimgraph.capture.extract.git_state import git_run
 from claimgraph.capture.extract.session import OK, SessionView
 from claimgraph.capture.extract.shell import call_cwd, invocations, unwrap
-from claimgraph.capture.extract.tools import SHELL
+from claimgraph.capture.extract.tools import DELEGATES, SHELL
 from claimgraph.logic import git_state as gs
 from claimgraph.logic.lazy_regex import lazy_regex
 
@@ -63,6 +66,12 @@ _COMMIT_VALUE_LETTERS = frozenset("mFCcSt")
 _ELSEWHERE_FLAGS = ("--git-dir", "--work-tree")
 #: Git commands that move HEAD in a way the walk does not follow.
 _UNFOLLOWED = frozenset({"rebase", "pull", "merge", "rewrite"})
+#: Git commands that move HEAD or the tree's committed state: one a subagent ran may have
+#: moved the branch under the session (a subagent's lines are numbered in its own file).
+_MOVES_HEAD = frozenset({"commit", "revert", "reset", "cherry-pick", "am", "checkout",
+                         "switch", "stash"}) | _UNFOLLOWED
+#: The verb of the step a task handed to a subagent that moved HEAD stands for.
+_HANDED_OVER = "subagent"
 #: Options of ``git revert`` that take the next word.
 _REVERT_VALUES = frozenset({"-m", "--mainline", "-s", "--strategy", "-X", "--strategy-option",
                             "--gpg-sign", "--cleanup"})
@@ -91,6 +100,9 @@ class _Commit:
 class _Pending:
     change: Change
     staged: bool = False
+    #: a change a ``revert -n`` left in the tree (noted as taken back): git throwing it away
+    #: puts the commit's text back
+    reverted: bool = False
 
 
 @dataclass
@@ -196,7 +208,7 @@ def _step(walk: _Walk, step: GitStep) -> None:
     elif verb in ("checkout", "switch"):
         if _switches(verb, args):
             _lose_track(walk)
-    elif verb in _UNFOLLOWED:
+    elif verb in _UNFOLLOWED or verb == _HANDED_OVER:
         _lose_track(walk)
 
 
@@ -299,6 +311,8 @@ def _commit_paths(step: GitStep, args: tuple[str, ...]) -> list[str]:
 
 
 def _revert(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
+    if "--abort" in args:  # back to before the revert: what a ``revert -n`` left goes
+        walk.pending = _thrown_away(walk, step.line, lambda pending: pending.reverted)
     if any(word in ("--continue", "--abort", "--skip", "--quit", "-m", "--mainline")
            for word in args):
         _lose_track(walk)
@@ -321,7 +335,7 @@ def _revert(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
             return
         inverse = _taken_back(walk, commit.changes, step.line)
         if uncommitted:
-            walk.pending += [_Pending(change, True) for change in inverse]
+            walk.pending += [_Pending(change, True, True) for change in inverse]
         else:
             one = next(made, None)
             walk.head.append(_Commit(one[1] if one else None, inverse, step.prefix))
@@ -381,7 +395,10 @@ def _reset(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
     words = [word for word in args if not word.startswith("-")]
     if "--" in args or len(words) > 1:
         return  # ``git reset <paths>``: the index only
+    # --keep and --merge move the tree with the branch but keep its uncommitted changes
+    # (git-reset(1)); --hard throws those away too
     hard = "--hard" in args or "--keep" in args or "--merge" in args
+    discards = "--hard" in args
     target = words[0] if words else "HEAD"
     back = _steps_back(target)
     if back is None and _HASH.match(target):
@@ -390,8 +407,8 @@ def _reset(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
                      if commit is known), None) if known else None
     if back is None:
         _lose_track(walk)
-        if hard:
-            walk.pending = [pending for pending in walk.pending if _untracked(pending)]
+        if discards:
+            walk.pending = _thrown_away(walk, step.line)
         return
     if back > len(walk.head) and walk.barrier:
         _lose_track(walk)
@@ -403,12 +420,27 @@ def _reset(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
         return
     walk.head = walk.head[:len(walk.head) - back]
     if hard:
+        if discards:
+            walk.pending = _thrown_away(walk, step.line)
         for commit in reversed(gone):
             _taken_back(walk, commit.changes, step.line)
-        walk.pending = [pending for pending in walk.pending if _untracked(pending)]
     else:
         walk.pending = [_Pending(change, "--soft" in args)
                         for commit in gone for change in commit.changes] + walk.pending
+
+
+def _thrown_away(walk: _Walk, line: int, which: Any = None) -> list[_Pending]:
+    """The changes left after git threw away the tree's (``which`` of them; all but the
+    untracked files by default): a change a ``revert -n`` left is taken back in turn, so the
+    commit's text is handed on again (the session's own edits are ``undone``'s)."""
+    kept: list[_Pending] = []
+    for pending in reversed(walk.pending):
+        if (which(pending) if which else not _untracked(pending)):
+            if pending.reverted:
+                _taken_back(walk, [pending.change], line)
+        else:
+            kept.append(pending)
+    return kept[::-1]
 
 
 def _untracked(pending: _Pending) -> bool:
@@ -481,8 +513,12 @@ def _hunks(diff: str) -> Iterable[Change]:
 # --- read from the session ---------------------------------------------------------------------
 
 def git_steps(view: SessionView) -> list[GitStep]:
-    """The session's git commands in order, each with the output of its line."""
+    """The session's git commands in order, each with the output of its line. A subagent's
+    commands are numbered in its own file and cannot be placed among the session's: when one
+    of them moved HEAD, each task the session handed a subagent stands for a command whose
+    outcome never showed."""
     steps: list[GitStep] = []
+    moved = False
     for action in of_kind(view, SHELL):
         command = action.command or ""
         if "git" not in command:
@@ -493,12 +529,20 @@ def git_steps(view: SessionView) -> list[GitStep]:
             run = git_run(invocation) if words[:1] == ("git",) else None
             if run is None or len(run.words) < 2:
                 continue
+            if action.call.subagent_id or action.call.is_sidechain:
+                moved = moved or run.words[1] in _MOVES_HEAD
+                continue
             elsewhere = any(word.split("=", 1)[0] in _ELSEWHERE_FLAGS for word in words[1:]
                             if word.startswith("--"))
             here = not elsewhere and _here(view, run.cwd)
             prefix = (view.relative(run.cwd) or "") if here and run.cwd else ""
             steps.append(GitStep(action.line, run.words, output, action.outcome == OK, here,
                                  "" if prefix == "." else prefix))
+    if moved:
+        steps += [GitStep(call.line, ("git", _HANDED_OVER), "", True, True)
+                  for call in view.calls() if call.tool_name in DELEGATES
+                  and not call.subagent_id and not call.is_sidechain]
+        steps.sort(key=lambda step: step.line)
     return steps
 
 
