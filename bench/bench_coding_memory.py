@@ -60,6 +60,11 @@ def load(sh: Shell, facts: list[dict]) -> None:
     for f in facts:
         projects[f["project"]].append({"subject": f["subject"], "predicate": f["predicate"],
                                        "object": f["text"], "object_kind": "literal"})
+    _ingest_each(sh, projects)
+
+
+def _ingest_each(sh: Shell, projects: dict[str, list[dict]]) -> None:
+    """Ingest each project's items; one a predicate refuses is retried as ``x/notes``."""
     for items in projects.values():
         result = ingest(sh, items)
         retry = [dict(item, predicate="x/notes") for item, error in
@@ -83,12 +88,7 @@ def load_closed(sh: Shell, facts: list[dict], per_fact: int, other_words: bool =
                 "object": (f"Retired statement {n + 1}" if other_words
                            else f"Earlier ({n + 1}), {f['text']}"),
                 "valid_from": now - (40 - n) * DAY_MS, "valid_until": now - DAY_MS})
-    for items in projects.values():
-        result = ingest(sh, items)
-        retry = [dict(item, predicate="x/notes") for item, error in
-                 ((i, e) for e in result["errors"] for i in [e["input"]])]
-        if retry:
-            ingest(sh, retry)
+    _ingest_each(sh, projects)
 
 
 def bare(facts: list[dict], noise: list[dict]) -> sqlite3.Connection:

@@ -27,6 +27,10 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 
+TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
+if TYPE_CHECKING:
+    from typing import Container, Iterable
+
 #: ``[main 1a2b3c4] subject``, ``[main (root-commit) 1a2b3c4] …``, ``[detached HEAD 1a2b3c4] …``.
 _COMMIT_LINE = re.compile(r"^\s*\[(?P<branch>detached HEAD|[^\]\s]+)(?: \(root-commit\))? "
                           r"(?P<hash>[0-9a-f]{7,40})\] (?P<subject>\S.*?)\s*$", re.M)
@@ -294,12 +298,18 @@ _MERGE_VALUES = frozenset({"-t", "--subject", "-b", "--body", "-F", "--body-file
 def _positional(words: tuple[str, ...]) -> list[str]:
     """The arguments of ``gh pr merge`` that are not options or their values (a number, a
     URL or a branch naming the PR)."""
+    return positional_args(words, _MERGE_VALUES)
+
+
+def positional_args(words: Iterable[str], takes_value: Container[str]) -> list[str]:
+    """A command's arguments that are neither options nor an option's value: the word after
+    an option in ``takes_value`` is its value (``-m msg``); ``--opt=value`` is one option."""
     found: list[str] = []
     skip = False
     for word in words:
         if skip:
             skip = False
-        elif word in _MERGE_VALUES:
+        elif word in takes_value:
             skip = True
         elif not word.startswith("-"):
             found.append(word)

@@ -34,7 +34,7 @@ from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.capture.foreign_paths import as_posix
 from claimgraph.logic import git_observed as go
-from claimgraph.logic.git_state import EndState, Observation
+from claimgraph.logic.git_state import EndState, Observation, positional_args
 from claimgraph.logic.git_state import log_lines as gs_log_lines
 from claimgraph.logic.git_state import pushes_in as gs_pushes_in
 
@@ -206,15 +206,7 @@ def _tag_made(args: list[str]) -> str | None:
     if any(w in ("-l", "--list", "-v", "--verify", "-n", "--contains", "--points-at")
            or w.startswith(("--sort", "--format", "--merged", "--no-")) for w in args):
         return None
-    named: list[str] = []
-    skip = False
-    for word in args:
-        if skip:
-            skip = False
-        elif word in ("-m", "--message", "-F", "--file", "-u"):
-            skip = True
-        elif not word.startswith("-"):
-            named.append(word)
+    named = positional_args(args, ("-m", "--message", "-F", "--file", "-u"))
     return named[0] if named else None
 
 

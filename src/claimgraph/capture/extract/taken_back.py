@@ -317,15 +317,7 @@ def _revert(walk: _Walk, step: GitStep, args: tuple[str, ...]) -> None:
            for word in args):
         _lose_track(walk)
         return
-    revisions: list[str] = []
-    skip = False
-    for word in args:
-        if skip:
-            skip = False
-        elif word in _REVERT_VALUES:
-            skip = True
-        elif not word.startswith("-"):
-            revisions.append(word)
+    revisions = gs.positional_args(args, _REVERT_VALUES)
     uncommitted = "-n" in args or "--no-commit" in args
     made = iter(gs.commits_in(step.output))
     for revision in revisions:
