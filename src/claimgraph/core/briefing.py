@@ -7,9 +7,9 @@ and which facts the audit found suspect; then reads whole only the shortlist the
 (plus, rarely, a successor that lives in another scope).
 
 The curator stores a shortlist that lasts (``logic.briefing_shortlist.lasting_shortlist``) in
-the mark ``context:shortlist@<meaning>:<project>``, stamped with the store's write counter: while the
-counter has not moved and the shortlist's "until" has not come, ``gather`` reads just those
-facts, in two indexed lookups and one read by ids, whatever the store's size
+the mark ``context:shortlist@<meaning>:<project>``, stamped with the store's write counter:
+while the counter has not moved and the shortlist's "until" has not come, ``gather`` reads just
+those facts, in two indexed lookups and one read by ids, whatever the store's size
 (docs/hooks.md, "The stored shortlist").
 
 Suspect facts (their cited code no longer backs them) and dormant ones are left out: the agent
