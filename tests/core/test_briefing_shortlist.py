@@ -283,6 +283,8 @@ def test_two_versions_on_one_store_each_keep_and_read_their_own_shortlist(tmp_pa
             hook = hook_block(sh, cwd, now, environ, monkeypatch)
             assert hook["shortlist"] == "stored", (round_, meaning)
             assert hook["text"] == live(sh.store, cwd, now, agent="claude-code")["text"]
+        # what an old curator lists as its own records: its one key, none of ours
+        assert list(sh.store.list_marks(LEGACY_KEY)) == [LEGACY_KEY + PROJECT]
         assert_fact(sh, "api", "x/decided", f"keep plan {round_}", scope=PROJECT)  # stale
     sh.store.close()
 
