@@ -57,16 +57,22 @@ def in_store(db: Path, env: dict[str, str], code: str) -> str:
                           capture_output=True, text=True).stdout.strip()
 
 
+#: Every tree's stored shortlists: ``context:shortlist:<p>`` before keys named the meaning,
+#: ``context:shortlist@<meaning>:<p>`` since.
+RECORDS = "context:shortlist"
+
+
 def stamp_older(db: Path, env: dict[str, str]) -> None:
     in_store(db, env, "from claimgraph import STORE_FORMAT\n"
-                      "for k in s.list_marks('context:shortlist:'):\n"
+                      f"for k in s.list_marks({RECORDS!r}):\n"
                       "    s.set_mark(k, {**s.get_mark(k), 'format': STORE_FORMAT - 1})")
 
 
-def meanings(db: Path, env: dict[str, str]) -> list[object]:
-    code = ("import json\nprint(json.dumps([s.get_mark(k).get('meaning')"
-            " for k in s.list_marks('context:shortlist:')]))")
-    return json.loads(in_store(db, env, code))
+def own_records(db: Path, env: dict[str, str]) -> list[str]:
+    """The keys of the shortlists this tree's hook reads."""
+    code = ("import json\nfrom claimgraph.core.briefing import shortlist_key\n"
+            "print(json.dumps(list(s.list_marks(shortlist_key('')))))")
+    return list(json.loads(in_store(db, env, code)))
 
 
 def setup(root: Path, name: str, source: Path, base_src: str) -> tuple[Path, Path, dict, bytes]:
@@ -111,8 +117,7 @@ def main() -> None:
             print("final", round_, result, flush=True)
             if result["path"] == "over-limit":
                 started = time.perf_counter()
-                while (None in meanings(fdb, fenv) or not meanings(fdb, fenv)) \
-                        and time.perf_counter() - started < 600:
+                while not own_records(fdb, fenv) and time.perf_counter() - started < 600:
                     time.sleep(0.5)
                 print(f"# the curator this hook started stored the shortlist "
                       f"{time.perf_counter() - started:.1f} s later", flush=True)

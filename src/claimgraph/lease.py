@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from claimgraph.errors import ClaimgraphError, is_write_refusal, write_refused
-from claimgraph.private import FILE_MODE, open_private, private_dir
+from claimgraph.private import FILE_MODE, open_private, private_dir, sidecar_base
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -68,11 +68,12 @@ def now_ms() -> int:
 
 
 def write_lock_path(db_path: str | os.PathLike[str]) -> Path:
-    return Path(f"{os.fspath(db_path)}.lock")
+    """``<db>.lock`` (an in-memory store's in its process's private directory)."""
+    return Path(f"{sidecar_base(db_path)}.lock")
 
 
 def curate_lock_path(db_path: str | os.PathLike[str]) -> Path:
-    return Path(f"{os.fspath(db_path)}.curate.lock")
+    return Path(f"{sidecar_base(db_path)}.curate.lock")
 
 
 def read_holder(path: str | os.PathLike[str]) -> dict[str, Any] | None:

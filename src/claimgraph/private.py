@@ -34,6 +34,12 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 #: a shell fragment, a path or a line break, since it ends up in file names and log lines.
 ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9._:@+-]{0,199}"
 ORIGINAL_UMASK: int | None = None
+#: A store that lives in its process's memory (SQLite's name for one): it has no file, and so
+#: no directory to hold sidecars beside it (``sidecar_base``).
+MEMORY = ":memory:"
+#: This process's directory for an in-memory store's sidecars, by the pid that made it (a
+#: forked child makes its own, and never removes its parent's).
+_MEMORY_SIDECARS: dict[int, str] = {}
 
 
 def restrict_umask() -> int:
@@ -44,6 +50,31 @@ def restrict_umask() -> int:
     if ORIGINAL_UMASK is None:
         ORIGINAL_UMASK = previous
     return previous
+
+
+def sidecar_base(db: str | os.PathLike[str]) -> str:
+    """The name ``<db>``'s sidecars are named from (``<db>.lock``, ``<db>.retrievals``, ...):
+    ``db`` itself, or for an in-memory store a name in a private (0700) temporary directory of
+    this process, removed when it exits. Such a store lives in this process alone, so its
+    sidecars (the leases that order its writers, the logs, the evidence tier) serve no other
+    one, and must not land as ``:memory:.lock`` ... in whatever directory it runs in."""
+    text = os.fspath(db)
+    if text != MEMORY:
+        return text
+    made = _MEMORY_SIDECARS.get(os.getpid())
+    if made is None:
+        import atexit
+        import tempfile
+        made = tempfile.mkdtemp(prefix="claimgraph-memory-")  # 0700, whatever the umask
+        _MEMORY_SIDECARS[os.getpid()] = made
+        atexit.register(_remove_memory_sidecars, os.getpid(), made)
+    return os.path.join(made, "memory")
+
+
+def _remove_memory_sidecars(pid: int, directory: str) -> None:
+    if os.getpid() == pid:
+        import shutil
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def private_dir(path: Path | str) -> Path:

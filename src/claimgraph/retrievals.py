@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 
 from claimgraph.guard import GuardBusy, guarded
-from claimgraph.private import NOFOLLOW
+from claimgraph.private import NOFOLLOW, sidecar_base
 from claimgraph.sidecar import atomic_write_text
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
@@ -40,7 +40,7 @@ VALENCES = ("accepted", "rejected")
 
 
 def path_for(db: str | os.PathLike[str]) -> Path:
-    return Path(f"{os.fspath(db)}.retrievals")
+    return Path(f"{sidecar_base(db)}.retrievals")
 
 
 def log_read(db: str | os.PathLike[str], verb: str, fact_ids: Iterable[str], at: int) -> bool:

@@ -16,7 +16,7 @@ from pathlib import Path
 from claimgraph import STORE_FORMAT, __version__
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logic.lazy_regex import lazy_regex
-from claimgraph.private import private_dir
+from claimgraph.private import private_dir, sidecar_base
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -91,7 +91,8 @@ class Sidecars:
         self.db = Path(db_path)
 
     def _beside(self, suffix: str) -> Path:
-        return self.db.with_name(self.db.name + suffix)
+        """``<db><suffix>``; an in-memory store's in its process's private directory."""
+        return Path(sidecar_base(self.db) + suffix)
 
     evidence_dir = _sidecar(".evidence", "content-addressed transcripts that facts cite")
     oplog_dir = _sidecar(".oplog", "per-writer operation logs for multi-machine sync")

@@ -28,12 +28,13 @@ from claimgraph.cli.main import main as cli_main
 from claimgraph.configured import HALF_LIFE_SETTING, SETTLED_NS, env_var
 from claimgraph.cli.output import jsonable
 from claimgraph.core import Shell
+from claimgraph.core import briefing as cx
 from claimgraph.core import tombstones
 from claimgraph.core.briefing import (
     SHORTLIST_MEANING, compile_for, gather, shortlist_key, stored_shortlist)
 from claimgraph.core.vocabulary import seed
 from claimgraph.core.writes import assert_fact
-from claimgraph.curator.shortlists import refresh_shortlists
+from claimgraph.curator.shortlists import RETIRE_MS, refresh_shortlists
 from claimgraph.curator.stage_tools import Fence, StageTools
 from claimgraph.hooks import session_start
 from claimgraph.hooks.own_files import files_loaded
@@ -245,6 +246,96 @@ def test_a_record_stored_under_another_meaning_never_holds(tmp_path):
         assert compile_for(sh.store, PROJECT, now) == compile_for(WholeReads(sh.store),
                                                                   PROJECT, now)
     assert store_shortlists(sh)["counts"]["stored"] == 1  # github.com/o/b's still holds
+    assert stored_shortlist(sh.store, PROJECT, sh.now()) is not None
+    sh.store.close()
+
+
+#: What a claimgraph from before records were kept per meaning stores (one key for every
+#: meaning, and the one refresh mark), as an old curator still running on the store would.
+LEGACY_KEY, LEGACY_REFRESHED = "context:shortlist:", "curator:shortlists"
+
+
+def _as_meaning(monkeypatch, meaning: int) -> None:
+    """Run what follows as a claimgraph whose block has ``meaning`` (another version)."""
+    monkeypatch.setattr(cx, "SHORTLIST_MEANING", meaning)
+
+
+def test_two_versions_on_one_store_each_keep_and_read_their_own_shortlist(tmp_path,
+                                                                          monkeypatch):
+    """An upgrade while an old curator still runs, or two virtualenvs on one store: the two
+    versions' curators store in turn (and a claimgraph from before records were kept per
+    meaning writes its one record too), and each version's hook still finds its own list,
+    past the live limit as well; were it one record, each pass would undo the other's and the
+    hook would say "not ready" every other session."""
+    environ = {"HOME": str(tmp_path), LIVE_LIMIT_ENV: "40"}
+    sh = build(tmp_path, random.Random(12), 200)
+    cwd = checkout(tmp_path)
+    ours, theirs = SHORTLIST_MEANING, SHORTLIST_MEANING + 1
+    for round_ in range(3):
+        for meaning in (ours, theirs):
+            _as_meaning(monkeypatch, meaning)
+            assert store_shortlists(sh)["counts"]["stored"] == 2, (round_, meaning)
+            sh.store.set_mark(LEGACY_KEY + PROJECT, {  # the old curator's, of its meaning
+                **sh.store.get_mark(cx.shortlist_key(PROJECT)), "meaning": ours - 1})
+        now = sh.clock()
+        for meaning in (theirs, ours):
+            _as_meaning(monkeypatch, meaning)
+            hook = hook_block(sh, cwd, now, environ, monkeypatch)
+            assert hook["shortlist"] == "stored", (round_, meaning)
+            assert hook["text"] == live(sh.store, cwd, now, agent="claude-code")["text"]
+        # what an old curator lists as its own records: its one key, none of ours
+        assert list(sh.store.list_marks(LEGACY_KEY)) == [LEGACY_KEY + PROJECT]
+        assert_fact(sh, "api", "x/decided", f"keep plan {round_}", scope=PROJECT)  # stale
+    sh.store.close()
+
+
+def test_each_version_reads_its_own_record_on_every_backend(shell, monkeypatch):
+    """The same on every store: a record stored under one meaning is read by that version
+    alone, whichever was stored last."""
+    for n in range(30):
+        assert_fact(shell, f"part{n}", "depends-on", f"lib{n}", scope=PROJECT)
+    ours, theirs = SHORTLIST_MEANING, SHORTLIST_MEANING + 1
+    now = shell.now()
+    for first, second in ((ours, theirs), (theirs, ours)):
+        for meaning in (first, second):
+            _as_meaning(monkeypatch, meaning)
+            record = cx.lasting_record(shell.store, PROJECT, now)
+            shell.store.set_mark(cx.shortlist_key(PROJECT),
+                                 {**record, "writes": shell.store.write_count()})
+        for meaning in (first, second):
+            _as_meaning(monkeypatch, meaning)
+            found = stored_shortlist(shell.store, PROJECT, now + 1)
+            assert found is not None and len(found) == 30, meaning
+
+
+def test_a_version_whose_curator_stopped_long_ago_leaves_no_shortlists(tmp_path, monkeypatch):
+    """Records of another meaning are kept while that version's curator still runs, and go
+    (with its refresh mark) once it has not run for ``RETIRE_MS``: a store keeps a shortlist
+    per project for each version that curated it within that time, and no more."""
+    sh = build(tmp_path, random.Random(13), 150)
+    ours, theirs = SHORTLIST_MEANING, SHORTLIST_MEANING + 1
+    _as_meaning(monkeypatch, theirs)
+    store_shortlists(sh)
+    sh.store.set_mark(LEGACY_KEY + PROJECT, {**sh.store.get_mark(cx.shortlist_key(PROJECT)),
+                                             "meaning": ours - 1})
+    sh.store.set_mark(LEGACY_REFRESHED, {"at": sh.now(), "episodes": 1})
+    theirs_keys = set(sh.store.list_marks(f"context:shortlist@{theirs}:"))
+    assert len(theirs_keys) == 2
+    _as_meaning(monkeypatch, ours)
+    store_shortlists(sh)
+    before = set(sh.store.list_marks("context:shortlist")) | set(
+        sh.store.list_marks("curator:shortlists"))
+    assert theirs_keys | {LEGACY_KEY + PROJECT, LEGACY_REFRESHED} < before
+    sh.clock.advance_days(RETIRE_MS / DAY_MS - 1)
+    store_shortlists(sh)  # the other versions ran within RETIRE_MS: all kept
+    assert set(sh.store.list_marks("context:shortlist")) | set(
+        sh.store.list_marks("curator:shortlists")) == before
+    sh.clock.advance_days(2)
+    store_shortlists(sh)
+    ours_only = {cx.shortlist_key(PROJECT), cx.shortlist_key("github.com/o/b"),
+                 f"curator:shortlists@{ours}"}
+    assert set(sh.store.list_marks("context:shortlist")) | set(
+        sh.store.list_marks("curator:shortlists")) == ours_only
     assert stored_shortlist(sh.store, PROJECT, sh.now()) is not None
     sh.store.close()
 

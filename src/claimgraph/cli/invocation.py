@@ -128,15 +128,18 @@ class Invocation:
             self._shell = None
 
     def crash_path(self) -> Path:
-        """Where an unexpected error's traceback goes: beside the store when we know where it is."""
+        """Where an unexpected error's traceback goes: beside the store when we know where it
+        is, and it has a place that outlives the process (not an in-memory store's)."""
         import tempfile
 
+        from claimgraph.private import MEMORY
         from claimgraph.sidecar import Sidecars
+        fallback = Path(tempfile.gettempdir()) / "claimgraph.crash.log"
         try:
             beside: Path = Sidecars(self.db_path).crash_log
         except ClaimgraphError:
-            return Path(tempfile.gettempdir()) / "claimgraph.crash.log"
-        return beside
+            return fallback
+        return fallback if str(self.db_path) == MEMORY else beside
 
 
 def log_surfaced(ctx: Invocation, verb: str, fact_ids: Iterable[str]) -> None:

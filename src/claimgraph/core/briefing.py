@@ -7,9 +7,9 @@ and which facts the audit found suspect; then reads whole only the shortlist the
 (plus, rarely, a successor that lives in another scope).
 
 The curator stores a shortlist that lasts (``logic.briefing_shortlist.lasting_shortlist``) in
-the mark ``context:shortlist:<project>``, stamped with the store's write counter: while the
-counter has not moved and the shortlist's "until" has not come, ``gather`` reads just those
-facts, in two indexed lookups and one read by ids, whatever the store's size
+the mark ``context:shortlist@<meaning>:<project>``, stamped with the store's write counter:
+while the counter has not moved and the shortlist's "until" has not come, ``gather`` reads just
+those facts, in two indexed lookups and one read by ids, whatever the store's size
 (docs/hooks.md, "The stored shortlist").
 
 Suspect facts (their cited code no longer backs them) and dormant ones are left out: the agent
@@ -42,7 +42,12 @@ if TYPE_CHECKING:
     from claimgraph.store.base import Store
 
 USER_SCOPE = "user"
-SHORTLIST_PREFIX = "context:shortlist:"
+#: Every stored shortlist's key starts so: ``context:shortlist@<meaning>:<project>``. The
+#: meaning is in the key, so two claimgraphs of different meanings on one store (an upgrade
+#: while an old curator still runs, two virtualenvs) each keep and read their own record
+#: instead of replacing each other's at every pass (docs/hooks.md, "A new claimgraph"). Not
+#: ``context:shortlist:``: claimgraphs before this list that prefix as theirs alone.
+SHORTLIST_PREFIX = "context:shortlist@"
 #: What a stored shortlist means: which facts it must hold for the block this code compiles.
 #: A record holds only under the meaning it was stored with; the store's format is not part
 #: of it (a format step that adds an index or a table changes no fact, and the write counter
@@ -121,7 +126,8 @@ def _read_by_ids(store: Store, ids: set[str] | list[str]) -> list[dict[str, Any]
 
 
 def shortlist_key(project_id: str) -> str:
-    return SHORTLIST_PREFIX + project_id
+    """Where this version's shortlist for ``project_id`` is stored (its meaning's own key)."""
+    return f"{SHORTLIST_PREFIX}{SHORTLIST_MEANING}:{project_id}"
 
 
 def lasting_record(store: Store, project_id: str, at: int,

@@ -13,6 +13,15 @@ only if it has not moved since: a capture that committed meanwhile leaves them u
 (its own curator comes next). Storing them moves nothing: marks are not counted
 (docs/hooks.md, "The stored shortlist").
 
+Each claimgraph version keeps its own records: the block's meaning (``core.briefing
+.SHORTLIST_MEANING``) is in each record's key and in the refresh mark's, so a version's pass
+never replaces another's records, nor makes the other skip the episodes it has not seen. Another
+meaning's records and refresh mark are removed once none of them was written for ``RETIRE_MS``
+(that version's curator has not run a pass since; each pass writes its refresh mark), and so
+are those of claimgraphs from before records were kept per meaning (``context:shortlist:<p>``,
+``curator:shortlists``): a store holds a record per project for each version that curated it
+within ``RETIRE_MS``, in practice one or two (docs/hooks.md, "A new claimgraph").
+
 Each list is chosen for the configured half-life (the shell's, from ``half_life_days``) and
 stamped with it; a list stamped with another no longer holds, so a changed setting remakes
 them all. The stage also leaves what the config file says of each setting the block depends on
@@ -36,11 +45,22 @@ from claimgraph.core.shell import Shell
 from claimgraph.curator import reads
 from claimgraph.curator.scope import changed_episodes
 from claimgraph.curator.stage_tools import StageTools
+from claimgraph.logic.timeutil import DAY_MS
 
-#: {"at", "episodes"} of the last refresh, as the consolidate watermark.
-REFRESHED = "curator:shortlists"
+#: ``curator:shortlists@<meaning>``: {"at", "episodes"} of this version's last refresh, as the
+#: consolidate watermark.
+REFRESHED_PREFIX = "curator:shortlists"
 #: The hook compiles at least this far ahead of a refresh before a shortlist runs out.
 AHEAD_MS = 3_600_000
+#: Another version's shortlists go once its curator has not run a pass for this long.
+RETIRE_MS = 30 * DAY_MS
+#: Where claimgraphs from before records were kept per meaning stored theirs (all meanings).
+LEGACY_SHORTLIST_PREFIX = "context:shortlist:"
+
+
+def refreshed_key() -> str:
+    """This version's refresh mark (its meaning's own)."""
+    return f"{REFRESHED_PREFIX}@{cx.SHORTLIST_MEANING}"
 
 
 def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
@@ -59,10 +79,49 @@ def refresh_shortlists(ctx: StageTools) -> dict[str, Any]:
             return {"counts": {**counts, "written_meanwhile": 1}}
         for project, record in records.items():
             sh.store.set_mark(cx.shortlist_key(project), {**record, "writes": written})
-        sh.store.set_mark(REFRESHED, {"at": at, "episodes": reads.episode_count(sh)})
+        sh.store.set_mark(refreshed_key(), {"at": at, "episodes": reads.episode_count(sh)})
+        retired = retired_keys(_every_version_marks(sh.store), at)
+        if retired:
+            sh.store.delete_marks(retired)
         if setting is not None:
             leave_stamp(sh.store, setting)
-    return {"counts": {**counts, "stored": len(records)}}
+    return {"counts": {**counts, "stored": len(records), "retired": len(retired)}}
+
+
+def _every_version_marks(store: Any) -> dict[str, Any]:
+    """Every version's shortlists and refresh marks, this one's included."""
+    return {**store.list_marks(cx.SHORTLIST_PREFIX),
+            **store.list_marks(LEGACY_SHORTLIST_PREFIX), **store.list_marks(REFRESHED_PREFIX)}
+
+
+def retired_keys(marks: Mapping[str, Any], at: int) -> list[str]:
+    """The keys among ``marks`` (shortlists and refresh marks) of the versions other than this
+    one none of whose marks was written within ``RETIRE_MS`` before ``at``."""
+    ours = str(cx.SHORTLIST_MEANING)
+    latest: dict[str, int] = {}
+    keys: dict[str, list[str]] = {}
+    for key, value in marks.items():
+        version = stored_by(key)
+        if version is None or version == ours:
+            continue
+        keys.setdefault(version, []).append(key)
+        when = value.get("at") if isinstance(value, Mapping) else None
+        latest[version] = max(latest.get(version, 0), when if isinstance(when, int) else 0)
+    return sorted(key for version, named in keys.items() if latest[version] + RETIRE_MS <= at
+                  for key in named)
+
+
+def stored_by(key: str) -> str | None:
+    """The meaning a shortlist or refresh mark was stored under, as written in its key; ""
+    for one stored before keys named it; None for a key that is neither."""
+    if key.startswith(cx.SHORTLIST_PREFIX):
+        meaning, colon, _project = key[len(cx.SHORTLIST_PREFIX):].partition(":")
+        return meaning if colon else None
+    if key.startswith(LEGACY_SHORTLIST_PREFIX) or key == REFRESHED_PREFIX:
+        return ""
+    if key.startswith(REFRESHED_PREFIX + "@"):
+        return key[len(REFRESHED_PREFIX) + 1:]
+    return None
 
 
 def settings_stamp(environ: Mapping[str, str], now_ns: int,
@@ -87,8 +146,9 @@ def leave_stamp(store: Any, setting: dict[str, Any]) -> None:
 
 def projects_to_refresh(sh: Shell) -> set[str]:
     """Projects with a stored shortlist, and those whose facts arrived since the last refresh."""
-    stored = {key[len(cx.SHORTLIST_PREFIX):] for key in sh.store.list_marks(cx.SHORTLIST_PREFIX)}
-    changed = changed_episodes(sh, reads.episode_count(sh), sh.store.get_mark(REFRESHED))
+    own = cx.shortlist_key("")
+    stored = {key[len(own):] for key in sh.store.list_marks(own)}
+    changed = changed_episodes(sh, reads.episode_count(sh), sh.store.get_mark(refreshed_key()))
     if changed is None:
         touched = set(sh.store.scope_counts())
     else:
