@@ -49,7 +49,9 @@ pass writes it only when the store holds a current state of the same subject to 
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
+from typing import Iterable, Sequence
 
 from claimgraph.logic.git_state import MAIN_LINES, EndState, PullRequest, git_showed_push
 
@@ -76,19 +78,48 @@ class Settled:
     edits_checked: bool = False
 
 
-def pr_done(pr: PullRequest) -> bool:
-    """The pull request was merged or closed, as gh or git showed it, and the record showed
-    no title: a title tells what the project now holds, so that fact stays."""
-    return pr.state in _DONE_PR and not pr.reported and not pr.title
+def pr_done(pr: PullRequest, elsewhere: Sequence[str] = ()) -> bool:
+    """The pull request was merged or closed, as gh or git showed it, and its title (when
+    the record showed one) is no longer news: another fact of the session tells the same
+    change (``carried``). A title no other fact tells says what the project now holds, so
+    that fact stays."""
+    return pr.state in _DONE_PR and not pr.reported and (
+        not pr.title or carried(pr.title, elsewhere))
 
 
-def open_part(state: EndState, edits_checked: bool) -> EndState | None:
+def carried(told: str, elsewhere: Iterable[str]) -> bool:
+    """Whether a title or a commit subject is told by one of ``elsewhere`` (the other facts
+    the session yields): its words after a conventional prefix ("fix(ci): ") and before a
+    pull request's number ("(#12)"), at least ``CARRIED_WORDS`` of them, in order, in one
+    text (case and punctuation aside). A fix commit's lesson ends in the subject of the fix
+    it learnt from ("… Fix: stage cask before diff"): the finished pull request of the same
+    change then says nothing the lesson does not."""
+    words = _words(_CONVENTIONAL.sub("", told.strip()))
+    if len(words.split()) < CARRIED_WORDS:
+        return False
+    return any(f" {words} " in f" {_words(text)} " for text in elsewhere)
+
+
+#: the fewest words of a title that, found in another fact, make it the same change
+CARRIED_WORDS = 4
+_CONVENTIONAL = re.compile(r"^[\w-]+(?:\([^)]*\))?!?:\s*|\s*\(#\d+\)\s*$")
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def _words(text: str) -> str:
+    return _NOT_WORD.sub(" ", text.lower()).strip()
+
+
+def open_part(state: EndState, edits_checked: bool,
+              elsewhere: Sequence[str] = ()) -> EndState | None:
     """The part of ``state`` still open: None when nothing is, ``state`` itself when all of
-    it is or the record cannot tell, else a copy holding only the open branches and tags."""
+    it is or the record cannot tell, else a copy holding only the open branches and tags.
+    ``elsewhere``: the session's other facts, which may already tell a finished branch's
+    change (``carried``)."""
     if state.dirty or state.notes:
         return state
     done = {branch for branch in _branches(state) if _branch_done(state, branch)}
-    if any(_tells_change(state, branch) for branch in done):
+    if any(_tells_change(state, branch, elsewhere) for branch in done):
         return state
     tags_done = {tag for tag, what in state.tags.items() if what[-1] in _TAG_DONE}
     if not done and not tags_done:
@@ -110,11 +141,20 @@ def _branches(state: EndState) -> set[str]:
     return {c.branch for c in state.commits} | {p[0] for p in state.branch_pushes}
 
 
-def _tells_change(state: EndState, branch: str) -> bool:
-    """The fact shows what was done on ``branch``: its one commit's subject (``git_state``
-    names a subject only when a branch has a single commit)."""
+def subjects_told(state: EndState) -> list[str]:
+    """The subjects a state's fact shows: each branch's one commit's."""
+    return [made[0].subject for branch in _branches(state)
+            if len(made := [c for c in state.commits if c.branch == branch]) == 1
+            and made[0].subject]
+
+
+def _tells_change(state: EndState, branch: str, elsewhere: Sequence[str]) -> bool:
+    """The fact shows what was done on ``branch`` and no other fact tells it: its one
+    commit's subject (``git_state`` names a subject only when a branch has a single
+    commit)."""
     made = [c for c in state.commits if c.branch == branch]
-    return len(made) == 1 and bool(made[0].subject)
+    return len(made) == 1 and bool(made[0].subject) and not carried(made[0].subject,
+                                                                     elsewhere)
 
 
 def _branch_done(state: EndState, branch: str) -> bool:

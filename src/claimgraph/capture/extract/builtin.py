@@ -54,7 +54,7 @@ from claimgraph.capture.extract.fix_commits import fix_commit_candidates, one_le
 from claimgraph.capture.extract.forbidden import screen_forbidden
 from claimgraph.capture.extract.diagnosis import attach_diagnoses
 from claimgraph.capture.extract.gates import gate_candidates
-from claimgraph.capture.extract.git_done import screen_finished
+from claimgraph.capture.extract.git_done import screen_finished, still_told
 from claimgraph.capture.extract.git_ignored import git_ignored_candidates
 from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
@@ -130,7 +130,8 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
     view.forget_except(frozenset())  # reconcile reads ``later``; the diagnoses, the events
     # one failure, one lesson: after the end-state checks, so a lesson they drop leaves the
     # other standing
-    return one_lesson_per_failure(attach_diagnoses(view, reconcile(found, later)))
+    # a finished git state another fact told is left out only if that fact is still here
+    return still_told(one_lesson_per_failure(attach_diagnoses(view, reconcile(found, later))))
 
 
 def rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:

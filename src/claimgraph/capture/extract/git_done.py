@@ -25,24 +25,52 @@ _CITED_LINE = re.compile(r"^transcript#L(?P<line>\d+):")
 def screen_finished(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``candidates`` with the finished git states marked, the mixed ones cut to their open
     part."""
+    elsewhere = [str(found["object"]) for found in candidates
+                 if found.get("rule") != _GIT_RULE]
     kept = []
     for found in candidates:
         settled = found.pop(gd.FIELD, None)
         if settled is None:
             kept.append(found)
             continue
-        kept.append(_screened(found, settled))
+        kept.append(_screened(found, settled, elsewhere))
     return kept
 
 
-def _screened(found: dict[str, Any], settled: gd.Settled) -> dict[str, Any]:
+def still_told(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``candidates`` with every finished state left out because another fact told its
+    change (``logic.git_done.carried``) written again when no fact left at the end of the
+    extraction tells it any more (a later screen dropped the lesson that did). The mark is
+    taken off every candidate."""
+    marked = [found for found in candidates if _CARRIED in found]
+    if not marked:
+        return candidates
+    others = [str(found["object"]) for found in candidates if found.get("rule") != _GIT_RULE]
+    for found in marked:
+        if not all(gd.carried(told, others) for told in found.pop(_CARRIED)):
+            found.pop(gd.FINISHED, None)
+    return candidates
+
+
+#: the titles or subjects whose being told elsewhere finished a state (``still_told``)
+_CARRIED = "git_told_elsewhere"
+#: the rule of the git states (``git_state.RULE``): one state never tells another's change
+_GIT_RULE = "git-state"
+
+
+def _screened(found: dict[str, Any], settled: gd.Settled,
+              elsewhere: list[str]) -> dict[str, Any]:
     if settled.pr is not None:
-        return {**found, gd.FINISHED: True} if gd.pr_done(settled.pr) else found
+        if not gd.pr_done(settled.pr, elsewhere):
+            return found
+        told = [settled.pr.title] if settled.pr.title else []
+        return {**found, gd.FINISHED: True, **({_CARRIED: told} if told else {})}
     if settled.state is None:
         return found
-    left = gd.open_part(settled.state, settled.edits_checked)
+    left = gd.open_part(settled.state, settled.edits_checked, elsewhere)
     if left is None:
-        return {**found, gd.FINISHED: True}
+        told = gd.subjects_told(settled.state)
+        return {**found, gd.FINISHED: True, **({_CARRIED: told} if told else {})}
     if left is settled.state:
         return found
     text = gs.describe_within(left, settled.date)

@@ -32,6 +32,7 @@ from claimgraph.capture.extract.tools import DELEGATES
 from claimgraph.capture.foreign_paths import as_posix, windows_path
 from claimgraph.logic import git_done as done
 from claimgraph.logic import git_state as gs
+from claimgraph.logic import pr_tools
 from claimgraph.logic.git_reports import reports_in
 from claimgraph.logic.timeutil import to_date
 
@@ -120,6 +121,7 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             by_repo.setdefault(repo, []).append(dataclasses.replace(seen, place=runs[0].cwd))
             quotes[event.line] = _quote(seen, command)
             listed.setdefault(repo, []).extend((event.line, h, s) for h, s in seen.listed)
+    _add_pr_tools(view, by_repo, quotes)
     reports = _reports(view)
     _add_reported_pushes(by_repo, [(line, at) for line, at, what, _, _ in reports
                                    if what == "PUSHED"])
@@ -156,6 +158,36 @@ def git_state_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     for repo, state, prs in settled:
         gs.drop_settled(state, prs)
         yield from _facts(view, repo, state, prs, quotes, fallback)
+
+
+def _add_pr_tools(view: SessionView, by_repo: dict[str, list[gs.Observation]],
+                  quotes: dict[int, str]) -> None:
+    """Pull requests the GitHub MCP server's tools opened, merged, closed or showed
+    (``logic/pr_tools.py``), each put in the one repository of the session whose pushes or
+    pull requests name the GitHub repository the call named: nowhere when none or several
+    do (the call names no folder, and a guess would tell one repository's pull request as
+    another's)."""
+    homes: dict[str, set[str]] = {}
+    for repo, observations in by_repo.items():
+        for seen in observations:
+            urls = [push.url for push in seen.pushes] + [url for _, url, _, _ in seen.pr_opened]
+            for url in urls:
+                named = pr_tools.repository_of_url(url)
+                if named is not None:
+                    homes.setdefault(named, set()).add(repo)
+    for call in view.calls():
+        tool = pr_tools.tool_of(call.tool_name)
+        result = view.results.get(call.call_id or "")
+        if tool is None or result is None or view.outcome(call) != OK:
+            continue
+        asked = call.tool_input or {}
+        places = homes.get(pr_tools.repository(asked) or "", set())
+        seen = pr_tools.observed(tool, asked, result.text, call.line, call.timestamp)
+        if seen is None or len(places) != 1:
+            continue
+        by_repo[next(iter(places))].append(seen)
+        shown = seen.pr_opened[0][1] if seen.pr_opened else result.text.strip()[:80]
+        quotes[call.line] = f"{tool} → {shown}"
 
 
 #: a commit id in a sub-agent's report: hex with a digit and a letter (not a number, a word)
