@@ -125,3 +125,38 @@ def test_a_tag_pushed_is_done_one_only_created_is_what_is_left():
 def test_a_pull_request_is_done_when_gh_or_git_showed_it_merged_or_closed(state, reported,
                                                                            done):
     assert gd.pr_done(gs.PullRequest(7, state=state, reported=reported)) is done
+
+
+@pytest.mark.parametrize("told, text, found", [
+    ("fix(ci): stage cask before diff so new files trigger a commit",
+     "The check only saw tracked files. Fix: stage cask before diff so new files trigger "
+     "a commit", True),
+    ("Stage cask diff (#15)", "fix: stage CASK diff!", False),  # 4 words needed
+    ("Stage the cask first (#15)", "fix: `stage` the CASK first!", True),
+    ("fix: change default voice to matilda (#30)",
+     "Rachel was retired. Fix: change default voice to matilda", True),
+    ("fix: change default voice to matilda", "change default voice to matilda-v2", False),
+    ("docs: add the metadata protocol", "the metadata protocol was added", False),
+])
+def test_a_title_is_carried_by_another_fact_holding_its_words_in_order(told, text, found):
+    assert gd.carried(told, [text]) is found
+
+
+def test_a_finished_pull_request_whose_title_another_fact_tells_is_done():
+    pr = gs.PullRequest(15, title="fix(ci): stage cask before diff so new files trigger it",
+                        state="MERGED")
+    assert not gd.pr_done(pr)  # its title is the only place that says it
+    assert gd.pr_done(pr, ["… Fix: stage cask before diff so new files trigger it"])
+    said = gs.PullRequest(15, title=pr.title, state="MERGED", reported=True)
+    assert not gd.pr_done(said, ["Fix: stage cask before diff so new files trigger it"])
+
+
+def test_a_finished_main_line_whose_subject_another_fact_tells_is_finished():
+    told = _state(("main", "aaaa111", True), subject="fix: key pages by their locale")
+    assert gd.open_part(told, True) is told
+    assert gd.open_part(told, True, ["Fix: key pages by their locale"]) is None
+    assert gd.subjects_told(told) == ["fix: key pages by their locale"]
+    open_too = _state(("main", "aaaa111", True), ("feat/x", "bbbb222", False),
+                      subject="fix: key pages by their locale")
+    left = gd.open_part(open_too, True, ["Fix: key pages by their locale"])
+    assert left is not None and [c.hash for c in left.commits] == ["bbbb222"]

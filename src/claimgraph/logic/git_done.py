@@ -103,11 +103,13 @@ def carried(told: str, elsewhere: Iterable[str]) -> bool:
 #: the fewest words of a title that, found in another fact, make it the same change
 CARRIED_WORDS = 4
 _CONVENTIONAL = re.compile(r"^[\w-]+(?:\([^)]*\))?!?:\s*|\s*\(#\d+\)\s*$")
-_NOT_WORD = re.compile(r"[^\w]+")
+_EDGE = "\"'`*_()[]{}<>.,;:!?"
 
 
 def _words(text: str) -> str:
-    return _NOT_WORD.sub(" ", text.lower()).strip()
+    """The text's words in order, lower case, without the punctuation around each (a
+    hyphen or a dot inside a word stays: ``matilda-v2`` is not ``matilda``)."""
+    return " ".join(word for raw in text.lower().split() if (word := raw.strip(_EDGE)))
 
 
 def open_part(state: EndState, edits_checked: bool,

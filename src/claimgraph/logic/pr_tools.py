@@ -49,9 +49,12 @@ def repository(tool_input: Mapping[str, Any]) -> str | None:
 
 
 def repository_of_url(url: str) -> str | None:
-    """``owner/name`` (lower case) of a GitHub remote or pull request URL."""
+    """``owner/name`` (lower case) of a remote or pull request URL on a host (a local
+    folder names none)."""
     parts = gs.remote_name(url).split("/")
-    return "/".join(parts[1:3]).lower() if len(parts) >= 3 and parts[1] and parts[2] else None
+    if len(parts) < 3 or "." not in parts[0] or not parts[1] or not parts[2]:
+        return None
+    return f"{parts[1]}/{parts[2]}".lower()
 
 
 def observed(tool: str, tool_input: Mapping[str, Any], result: str, line: int,

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.logic.git_done import FIELD, FINISHED
+from claimgraph.capture.extract.git_done import screen_finished, still_told
+from claimgraph.logic import git_state as gs
+from claimgraph.logic.git_done import FIELD, FINISHED, Settled
 
 from .extract_helpers import ROOT, Session
 
@@ -230,3 +232,76 @@ def test_a_merge_in_the_main_checkout_is_into_its_branch_not_a_worktrees():
     s.bash(f"cd {ROOT} && git merge feat/x", output="Updating 0000aaa..1a2b3c4\nFast-forward")
     text = _states(s)["shop"]
     assert "1 commit on branch `main`: 1a2b3c4" in text and "not pushed" in text
+
+
+def _pushed_feature(s: Session) -> None:
+    s.bash("git checkout -b fix/voice", output="Switched to a new branch 'fix/voice'")
+    s.bash("git add src/v.py && git commit -m 'fix: change the default voice to matilda'",
+           output="[fix/voice 9f8e7d6] fix: change the default voice to matilda\n"
+                  " 1 file changed")
+    s.bash("git push -u origin fix/voice",
+           output="To github.com:me/shop.git\n * [new branch]      fix/voice -> fix/voice")
+
+
+GH = "mcp__plugin_github_github__"
+SHOP = {"owner": "me", "repo": "shop"}
+
+
+def test_a_pull_request_the_github_tools_opened_and_merged_finishes_its_branch():
+    s = Session()
+    _pushed_feature(s)
+    s.tool(f"{GH}create_pull_request",
+           {**SHOP, "title": "fix: change the default voice to matilda", "head": "fix/voice",
+            "base": "main"},
+           output='{"id":"1","url":"https://github.com/me/shop/pull/30"}')
+    opened = _states(s)
+    assert opened["shop PR #30"].startswith(
+        'PR #30 "fix: change the default voice to matilda" was opened from branch `fix/voice`')
+    assert "9f8e7d6" in opened["shop"]  # pushed, its pull request still open
+    s.tool(f"{GH}merge_pull_request", {**SHOP, "pullNumber": 30, "merge_method": "squash"},
+           output='{"sha":"b4bc4e631c612192d7f67655d75ef726e0273b0e","merged":true}')
+    merged = _states(s)
+    assert "shop" not in merged  # its work is on the main line now, not waiting on `fix/voice`
+    assert merged["shop PR #30"].startswith(  # its title is told nowhere else: it stays
+        'PR #30 "fix: change the default voice to matilda" was merged by squash as b4bc4e63')
+
+
+def test_a_github_tool_naming_another_repository_is_not_this_ones():
+    s = Session()
+    _pushed_feature(s)
+    s.tool(f"{GH}create_pull_request",
+           {"owner": "me", "repo": "other", "title": "fix: voice", "head": "fix/voice"},
+           output='{"url":"https://github.com/me/other/pull/30"}')
+    assert set(_states(s)) == {"shop"}
+
+
+def _settled_pr(title: str) -> dict:
+    found = {"subject": "shop PR #15", "predicate": "x/state", "rule": "git-state",
+             "object": f'PR #15 "{title}" was merged by squash', "evidence": []}
+    found[FIELD] = Settled("2026-01-02", pr=gs.PullRequest(15, title=title, state="MERGED"))
+    return found
+
+
+def _lesson(text: str) -> dict:
+    return {"subject": "shop", "predicate": "core/failure-mode", "rule": "fix-commit",
+            "object": text, "evidence": []}
+
+
+def test_a_finished_pull_request_a_lesson_already_tells_is_left_out_while_the_lesson_stays():
+    title = "fix(ci): stage cask before diff so new files trigger a commit"
+    lesson = _lesson("`git diff --quiet` skips untracked files. Fix: stage cask before diff "
+                     "so new files trigger a commit")
+    found = still_told(screen_finished([_settled_pr(title), lesson]))
+    assert found[0].get(FINISHED) is True and found[1] is lesson
+    assert all(len(c) == len(set(c)) and "git_told_elsewhere" not in c for c in found)
+    alone = still_told(screen_finished([_settled_pr(title)]))
+    assert not alone[0].get(FINISHED)  # the title is the only place that says it
+
+
+def test_a_finished_pull_request_is_written_again_when_the_lesson_telling_it_is_dropped():
+    title = "fix(ci): stage cask before diff so new files trigger a commit"
+    lesson = _lesson("Fix: stage cask before diff so new files trigger a commit")
+    screened = screen_finished([_settled_pr(title), lesson])
+    assert screened[0].get(FINISHED) is True
+    left = still_told([screened[0]])  # a later screen dropped the lesson
+    assert not left[0].get(FINISHED) and "git_told_elsewhere" not in left[0]
