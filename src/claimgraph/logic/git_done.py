@@ -17,7 +17,9 @@ the record can tell:
   merged or closed is kept as it is (the person's word, not git's output), and so is one
   still open. A finished one whose title the record showed is kept: the title says what the
   project now holds (the rubric's "K for that content"), and on held-out sessions those
-  titles were what the labellers wanted remembered;
+  titles were what the labellers wanted remembered -- unless another fact of the session
+  already tells the same change in the same words (``carried``: a fix commit's lesson ends
+  in the fix's subject), when the title is no longer the only place it is said;
 - a branch's commits are done when the branch is one of the names a main line goes by
   (``MAIN_LINES``: the default branch's, and an integration branch such as ``dev``), a push
   carried every one of them -- one git showed, or the person's own push they reported (they
@@ -37,8 +39,8 @@ the record can tell:
 A finished branch whose one commit's subject the fact shows (``git_state`` shows a subject
 only for a branch's single commit: the whole change made there) is kept whole for the same
 reason as a titled pull request: what is dropped is a finished state that names nothing but
-commit ids. A state with both is cut to its open part, with its context (the branch checked
-out).
+commit ids (or a subject another fact of the session tells, as for a title). A state with
+both is cut to its open part, with its context (the branch checked out).
 
 A finished state is still the end of a state told before: "PR #5 was merged" replaces the
 "PR #5 was opened" an earlier session (or an earlier part of this one) stored, which would

@@ -9,6 +9,11 @@ state of the same subject it stored before, ``capture/finished_states.py``); a r
 with open and finished branches is told again with the open ones only, citing their lines.
 The field is taken off every candidate here, whatever is decided, so nothing after the
 screen sees it.
+
+A finished state with a title (or a commit subject) is left out only when another fact of
+the session tells the same change (``logic.git_done.carried``); since a later screen may
+still drop that fact, ``still_told`` checks again at the end of the extraction and writes
+the state after all when nothing tells it any more.
 """
 
 from __future__ import annotations

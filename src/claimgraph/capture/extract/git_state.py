@@ -5,7 +5,9 @@ parses and settles): the commits the session made and still has at the end, whet
 carried them and where, tags, the branch checked out at the end and uncommitted work; a pull
 request opened (its URL) or merged (``gh pr merge``, or ``gh pr view``, ``gh pr list`` or
 ``gh pr status`` saying so; several ``gh pr view`` of one line each by its own output) and
-its merge commit when git showed it. A command that failed, was refused or whose outcome
+its merge commit when git showed it; the same from the GitHub MCP server's pull-request
+tools (``logic/pr_tools.py``), placed in the repository whose pushes name the GitHub
+repository the call named. A command that failed, was refused or whose outcome
 is unknown proves nothing; the agent's prose is never read. The repository is where the
 command ran: its recorded directory, a leading ``cd`` or ``git -C``; the project's own
 checkout (its root and anything under it) is one repository, another folder another.
