@@ -128,14 +128,14 @@ def test_a_pull_request_is_done_when_gh_or_git_showed_it_merged_or_closed(state,
 
 
 @pytest.mark.parametrize("told, text, found", [
-    ("fix(ci): stage cask before diff so new files trigger a commit",
-     "The check only saw tracked files. Fix: stage cask before diff so new files trigger "
-     "a commit", True),
-    ("Stage cask diff (#15)", "fix: stage CASK diff!", False),  # 4 words needed
-    ("Stage the cask first (#15)", "fix: `stage` the CASK first!", True),
-    ("fix: change default voice to matilda (#30)",
-     "Rachel was retired. Fix: change default voice to matilda", True),
-    ("fix: change default voice to matilda", "change default voice to matilda-v2", False),
+    ("fix(ci): add new files before the diff check runs",
+     "The check only saw tracked files. Fix: add new files before the diff check runs.",
+     True),
+    ("Add files first (#15)", "fix: add FILES first!", False),  # 4 words needed
+    ("Add the new files first (#15)", "fix: `add` the NEW files first!", True),
+    ("fix: change default port to 8080 (#30)",
+     "Port 80 needs root. Fix: change default port to 8080", True),
+    ("fix: change default port to v2", "change default port to v2-beta", False),
     ("docs: add the metadata protocol", "the metadata protocol was added", False),
 ])
 def test_a_title_is_carried_by_another_fact_holding_its_words_in_order(told, text, found):
@@ -143,12 +143,12 @@ def test_a_title_is_carried_by_another_fact_holding_its_words_in_order(told, tex
 
 
 def test_a_finished_pull_request_whose_title_another_fact_tells_is_done():
-    pr = gs.PullRequest(15, title="fix(ci): stage cask before diff so new files trigger it",
+    pr = gs.PullRequest(15, title="fix(ci): add new files before the diff check runs",
                         state="MERGED")
     assert not gd.pr_done(pr)  # its title is the only place that says it
-    assert gd.pr_done(pr, ["… Fix: stage cask before diff so new files trigger it"])
+    assert gd.pr_done(pr, ["… Fix: add new files before the diff check runs"])
     said = gs.PullRequest(15, title=pr.title, state="MERGED", reported=True)
-    assert not gd.pr_done(said, ["Fix: stage cask before diff so new files trigger it"])
+    assert not gd.pr_done(said, ["Fix: add new files before the diff check runs"])
 
 
 def test_a_finished_main_line_whose_subject_another_fact_tells_is_finished():

@@ -32,6 +32,15 @@ def test_a_pull_request_opened_is_the_one_the_result_links_in_the_named_reposito
     assert seen.pr_opened == ((30, "https://github.com/me/shop/pull/30", "fix: c", "fix/c"),)
 
 
+def test_a_pull_request_object_naming_its_own_page_twice_is_one_pull_request():
+    whole = json.dumps({"number": 30, "url": "https://api.github.com/repos/me/shop/pulls/30",
+                        "html_url": "https://github.com/me/shop/pull/30",
+                        "_links": {"html": {"href": "https://github.com/me/shop/pull/30"}}})
+    seen = pr_tools.observed("create_pull_request", {**REPO, "title": "t", "head": "x"},
+                             whole, 3, None)
+    assert seen is not None and [opened[0] for opened in seen.pr_opened] == [30]
+
+
 @pytest.mark.parametrize("result", [
     '{"url":"https://github.com/other/shop/pull/30"}',  # another repository's
     "Error: Validation Failed: a pull request already exists",

@@ -94,7 +94,7 @@ def carried(told: str, elsewhere: Iterable[str]) -> bool:
     the session yields): its words after a conventional prefix ("fix(ci): ") and before a
     pull request's number ("(#12)"), at least ``CARRIED_WORDS`` of them, in order, in one
     text (case and punctuation aside). A fix commit's lesson ends in the subject of the fix
-    it learnt from ("… Fix: stage cask before diff"): the finished pull request of the same
+    it learnt from ("… Fix: add new files before the diff"): the finished pull request of the same
     change then says nothing the lesson does not."""
     words = _words(_CONVENTIONAL.sub("", told.strip()))
     if len(words.split()) < CARRIED_WORDS:
@@ -110,7 +110,7 @@ _EDGE = "\"'`*_()[]{}<>.,;:!?"
 
 def _words(text: str) -> str:
     """The text's words in order, lower case, without the punctuation around each (a
-    hyphen or a dot inside a word stays: ``matilda-v2`` is not ``matilda``)."""
+    hyphen or a dot inside a word stays: ``v2-beta`` is not ``v2``)."""
     return " ".join(word for raw in text.lower().split() if (word := raw.strip(_EDGE)))
 
 

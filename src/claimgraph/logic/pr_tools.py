@@ -94,10 +94,12 @@ def observed(tool: str, tool_input: Mapping[str, Any], result: str, line: int,
 
 def _opened(tool_input: Mapping[str, Any], repo: str, result: str, line: int,
             at: int | None) -> gs.Observation | None:
-    urls = [m for m in _PR_URL.finditer(result) if m["repo"].lower() == repo]
+    # the whole pull request's object names its page more than once (``html_url``, its
+    # links): one pull request, however often; a result naming several is not read
+    urls = {int(m["number"]): m for m in _PR_URL.finditer(result) if m["repo"].lower() == repo}
     if len(urls) != 1:
         return None
-    found = urls[0]
+    found = next(iter(urls.values()))
     title = tool_input.get("title")
     head = tool_input.get("head")
     head = head.split(":", 1)[-1] if isinstance(head, str) and head else None

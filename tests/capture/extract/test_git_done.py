@@ -235,12 +235,12 @@ def test_a_merge_in_the_main_checkout_is_into_its_branch_not_a_worktrees():
 
 
 def _pushed_feature(s: Session) -> None:
-    s.bash("git checkout -b fix/voice", output="Switched to a new branch 'fix/voice'")
-    s.bash("git add src/v.py && git commit -m 'fix: change the default voice to matilda'",
-           output="[fix/voice 9f8e7d6] fix: change the default voice to matilda\n"
+    s.bash("git checkout -b fix/port", output="Switched to a new branch 'fix/port'")
+    s.bash("git add src/p.py && git commit -m 'fix: serve on port 8080 by default'",
+           output="[fix/port 9f8e7d6] fix: serve on port 8080 by default\n"
                   " 1 file changed")
-    s.bash("git push -u origin fix/voice",
-           output="To github.com:me/shop.git\n * [new branch]      fix/voice -> fix/voice")
+    s.bash("git push -u origin fix/port",
+           output="To github.com:me/shop.git\n * [new branch]      fix/port -> fix/port")
 
 
 GH = "mcp__plugin_github_github__"
@@ -251,26 +251,26 @@ def test_a_pull_request_the_github_tools_opened_and_merged_finishes_its_branch()
     s = Session()
     _pushed_feature(s)
     s.tool(f"{GH}create_pull_request",
-           {**SHOP, "title": "fix: change the default voice to matilda", "head": "fix/voice",
+           {**SHOP, "title": "fix: serve on port 8080 by default", "head": "fix/port",
             "base": "main"},
            output='{"id":"1","url":"https://github.com/me/shop/pull/30"}')
     opened = _states(s)
     assert opened["shop PR #30"].startswith(
-        'PR #30 "fix: change the default voice to matilda" was opened from branch `fix/voice`')
+        'PR #30 "fix: serve on port 8080 by default" was opened from branch `fix/port`')
     assert "9f8e7d6" in opened["shop"]  # pushed, its pull request still open
     s.tool(f"{GH}merge_pull_request", {**SHOP, "pullNumber": 30, "merge_method": "squash"},
            output='{"sha":"b4bc4e631c612192d7f67655d75ef726e0273b0e","merged":true}')
     merged = _states(s)
-    assert "shop" not in merged  # its work is on the main line now, not waiting on `fix/voice`
+    assert "shop" not in merged  # its work is on the main line now, not waiting on `fix/port`
     assert merged["shop PR #30"].startswith(  # its title is told nowhere else: it stays
-        'PR #30 "fix: change the default voice to matilda" was merged by squash as b4bc4e63')
+        'PR #30 "fix: serve on port 8080 by default" was merged by squash as b4bc4e63')
 
 
 def test_a_github_tool_naming_another_repository_is_not_this_ones():
     s = Session()
     _pushed_feature(s)
     s.tool(f"{GH}create_pull_request",
-           {"owner": "me", "repo": "other", "title": "fix: voice", "head": "fix/voice"},
+           {"owner": "me", "repo": "other", "title": "fix: port", "head": "fix/port"},
            output='{"url":"https://github.com/me/other/pull/30"}')
     assert set(_states(s)) == {"shop"}
 
@@ -288,19 +288,19 @@ def _lesson(text: str) -> dict:
 
 
 def test_a_finished_pull_request_a_lesson_already_tells_is_left_out_while_the_lesson_stays():
-    title = "fix(ci): stage cask before diff so new files trigger a commit"
-    lesson = _lesson("`git diff --quiet` skips untracked files. Fix: stage cask before diff "
-                     "so new files trigger a commit")
+    title = "fix(ci): add new files before the diff check runs"
+    lesson = _lesson("`git diff --quiet` skips untracked files. Fix: add new files before "
+                     "the diff check runs")
     found = still_told(screen_finished([_settled_pr(title), lesson]))
     assert found[0].get(FINISHED) is True and found[1] is lesson
-    assert all(len(c) == len(set(c)) and "git_told_elsewhere" not in c for c in found)
+    assert all("git_told_elsewhere" not in c for c in found)  # the mark is taken off
     alone = still_told(screen_finished([_settled_pr(title)]))
     assert not alone[0].get(FINISHED)  # the title is the only place that says it
 
 
 def test_a_finished_pull_request_is_written_again_when_the_lesson_telling_it_is_dropped():
-    title = "fix(ci): stage cask before diff so new files trigger a commit"
-    lesson = _lesson("Fix: stage cask before diff so new files trigger a commit")
+    title = "fix(ci): add new files before the diff check runs"
+    lesson = _lesson("Fix: add new files before the diff check runs")
     screened = screen_finished([_settled_pr(title), lesson])
     assert screened[0].get(FINISHED) is True
     left = still_told([screened[0]])  # a later screen dropped the lesson
