@@ -167,6 +167,39 @@ def rarity(facts: int, holding: int) -> float:
     return max(weight, 1e-6)
 
 
+#: One word's hit in a word index: (key, BM25 rank as FTS5 gives it: lower is better, the
+#: literal, the fact id, whether the fact is open at the instant searched).
+WordHit = tuple[object, float, str, str, bool]
+
+
+def rank_open_hits(hits_by_word: Sequence[Sequence[WordHit]], indexed: int,
+                   limit: int) -> list[object]:
+    """The open facts' keys, best first, of a search on several words: each word's FTS5 rank
+    (``rarity(indexed, all its hits) x`` the word's share of the text) re-weighted by the
+    rarity of the word among the OPEN facts, summed over the words, ties by the literal then
+    the id; at most ``limit``.
+
+    FTS5's BM25 counts every row of its index, and the index holds closed facts too, so a
+    word that many closed facts hold (a value changed over and over: "Earlier, retry ...")
+    weighed less than the same word in a store without them, and the open facts that hold it
+    fell below others. Each word is ranked alone (a BM25 score is the sum of its words'),
+    its weight swapped for the one it has among the open facts, and the closed hits dropped
+    before any cut. ``indexed``: the rows of the index (N). What this leaves to the closed
+    facts: N itself and the mean length of a text, which shift every word alike."""
+    total: dict[object, float] = {}
+    order: dict[object, tuple[str, str]] = {}
+    for hits in hits_by_word:
+        still = [hit for hit in hits if hit[4]]
+        if not still:
+            continue
+        weight = rarity(indexed, len(still)) / rarity(indexed, len(hits))
+        for key, rank, text, fact_id, _ in still:
+            total[key] = total.get(key, 0.0) + rank * weight
+            order[key] = (text, fact_id)
+    ranked = sorted(total, key=lambda key: (total[key], *order[key]))
+    return ranked[:limit]
+
+
 def words(text: str | None) -> list[str]:
     """Every token of the text, lower-cased, in order, repeats dropped."""
     return list(dict.fromkeys(w.lower() for w in _WORD.findall(text or "")))

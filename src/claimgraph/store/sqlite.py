@@ -363,11 +363,12 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         from claimgraph.logic import query_words as QW  # search only: not the hook's path
 
         quoted = json.dumps([q.words_match([w]) for w in wanted])
-        counts = self._db.rows(q.WORD_COUNTS, (quoted, QW.WORD_POSTINGS_BUDGET + 1))
+        counts = self._db.rows(q.WORD_COUNTS, (quoted, QW.WORD_POSTINGS_BUDGET + 1, at))
         wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
         if not wanted:
             return []
-        pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, (q.words_match(wanted), limit, at))]
+        hits = [self._db.rows(q.WORD_HITS, (q.words_match([w]), at)) for w in wanted]
+        pks = QW.rank_open_hits(hits, self._indexed_words(), limit)
         if not pks:
             return []
         place = {pk: n for n, pk in enumerate(pks)}
@@ -380,6 +381,11 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
                              (json.dumps(pks),))
         rows = sorted(rows, key=lambda r: place[r[0]])
         return self._hydrate([r[1:] for r in rows])
+
+    def _indexed_words(self) -> int:
+        """The rows of the word index, as FTS5's BM25 counted them (``q.WORD_INDEX_AVERAGES``)."""
+        found = self._db.one(q.WORD_INDEX_AVERAGES)
+        return leading_varint(found[0]) if found and found[0] else 0
 
     def _first_text_hits(self, phrase: str, limit: int) -> list[int] | None:
         """The rowids of every full-text hit when there are no more than ``limit * 10``, else
@@ -407,3 +413,16 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         """Close the connection; the last one out folds the WAL back into the file."""
         self._entities.clear()
         self._db.close()
+
+
+def leading_varint(blob: bytes) -> int:
+    """The SQLite varint at the start of ``blob`` (big-endian, seven bits a byte while the
+    high bit is set; the ninth byte gives all eight), as FTS5 writes its records."""
+    value = 0
+    for n, byte in enumerate(blob[:9]):
+        if n == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value
+    return value
