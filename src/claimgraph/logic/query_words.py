@@ -20,7 +20,7 @@ import re
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from typing import Iterable, Sequence
+    from typing import Iterable, Mapping, Sequence
 
 #: Function words, question words and chat filler: they match nearly every fact.
 STOPWORDS = frozenset("""
@@ -167,37 +167,52 @@ def rarity(facts: int, holding: int) -> float:
     return max(weight, 1e-6)
 
 
-#: One word's hit in a word index: (key, BM25 rank as FTS5 gives it: lower is better, the
-#: literal, the fact id, whether the fact is open at the instant searched).
-WordHit = tuple[object, float, str, str, bool]
+#: One word's hit in a word index: (key, BM25 rank as FTS5 gives it: lower is better,
+#: whether the fact is valid at the instant searched).
+WordHit = tuple[int | str, float, bool]
 
 
-def rank_open_hits(hits_by_word: Sequence[Sequence[WordHit]], indexed: int,
-                   limit: int) -> list[object]:
-    """The open facts' keys, best first, of a search on several words: each word's FTS5 rank
-    (``rarity(indexed, all its hits) x`` the word's share of the text) re-weighted by the
-    rarity of the word among the OPEN facts, summed over the words, ties by the literal then
-    the id; at most ``limit``.
+def open_word_scores(hits_by_word: Sequence[Sequence[WordHit]],
+                     indexed: int) -> dict[int | str, float]:
+    """The valid facts' BM25 ranks (lower is better) for a search on several words: each
+    word's FTS5 rank re-weighted by the word's rarity among the VALID facts, summed over the
+    words; the closed hits dropped.
 
     FTS5's BM25 counts every row of its index, and the index holds closed facts too, so a
     word that many closed facts hold (a value changed over and over: "Earlier, retry ...")
-    weighed less than the same word in a store without them, and the open facts that hold it
-    fell below others. Each word is ranked alone (a BM25 score is the sum of its words'),
-    its weight swapped for the one it has among the open facts, and the closed hits dropped
-    before any cut. ``indexed``: the rows of the index (N). What this leaves to the closed
-    facts: N itself and the mean length of a text, which shift every word alike."""
-    total: dict[object, float] = {}
-    order: dict[object, tuple[str, str]] = {}
+    weighed less than the same word in a store without them, and the current facts that hold
+    it fell below others. A word's FTS5 rank is ``rarity(indexed, all its hits)`` times its
+    share of the text, and a BM25 score is the sum of its words', so each word ranked alone
+    has its weight swapped for ``rarity(indexed, its valid hits)``. ``indexed``: the rows of
+    the index (N). What this leaves to the closed facts: N itself and the mean length of a
+    text, which shift every word alike."""
+    total: dict[int | str, float] = {}
     for hits in hits_by_word:
-        still = [hit for hit in hits if hit[4]]
-        if not still:
+        valid = [(key, rank) for key, rank, still in hits if still]
+        if not valid:
             continue
-        weight = rarity(indexed, len(still)) / rarity(indexed, len(hits))
-        for key, rank, text, fact_id, _ in still:
+        weight = rarity(indexed, len(valid)) / rarity(indexed, len(hits))
+        for key, rank in valid:
             total[key] = total.get(key, 0.0) + rank * weight
-            order[key] = (text, fact_id)
-    ranked = sorted(total, key=lambda key: (total[key], *order[key]))
-    return ranked[:limit]
+    return total
+
+
+def contenders(scores: Mapping[int | str, float], limit: int) -> list[int | str]:
+    """The keys that can be among the best ``limit`` once ties are broken (by the literal,
+    then the id: only these need reading): every key scored no worse than the
+    ``limit``-th best."""
+    if len(scores) <= limit:
+        return list(scores)
+    edge = sorted(scores.values())[limit - 1]
+    return [key for key, score in scores.items() if score <= edge]
+
+
+def best_by_score(scores: Mapping[int | str, float],
+                  texts: Mapping[int | str, tuple[str, str]], limit: int) -> list[int | str]:
+    """The best ``limit`` of the ``contenders`` (``texts``: their literal and id), best score
+    first, ties by the literal in code point order (SQLite's BINARY order of UTF-8: the
+    same) then the id."""
+    return sorted(texts, key=lambda key: (scores[key], *texts[key]))[:limit]
 
 
 def words(text: str | None) -> list[str]:

@@ -394,7 +394,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
         """SQLite's word ranking (porter stems, BM25 with each word's rarity among the open
         facts, ties by the literal) over the open facts' literals, from a throwaway in-memory
         FTS5 index of every literal, as SQLite's: the same tokenizer and the same scores, so
-        both backends give the same order (``logic.query_words.rank_open_hits``)."""
+        both backends give the same order (``logic.query_words.open_word_scores``)."""
         wanted = [w for w in words if w and w.strip()]
         texts = [(f["id"], f["object_lit"], (f["t_invalid"] is None
                   or (at is not None and f["t_invalid"] > at))
@@ -402,15 +402,18 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                  for f in self._s["facts"].values() if f["object_lit"] is not None]
         if not wanted or not texts or limit == 0:
             return []
-        from claimgraph.logic.query_words import rank_open_hits
+        from claimgraph.logic import query_words as QW
         with closing(sqlite3.connect(":memory:")) as con:  # every literal counts, as in SQLite
             con.execute("CREATE VIRTUAL TABLE w USING fts5(id UNINDEXED, object_lit, open"
                         " UNINDEXED, tokenize='porter unicode61 remove_diacritics 2')")
             con.executemany("INSERT INTO w (id, object_lit, open) VALUES (?, ?, ?)", texts)
-            hits = [con.execute("SELECT id, rank, object_lit, id, open FROM w WHERE w MATCH ?",
+            hits = [con.execute("SELECT id, rank, open FROM w WHERE w MATCH ?",
                                 (f"object_lit : ({words_match([word])})",)).fetchall()
                     for word in wanted]
-        ids = rank_open_hits(hits, len(texts), limit)
+        scores = QW.open_word_scores(hits, len(texts))
+        literal = {fact_id: (self._s["facts"][fact_id]["object_lit"], fact_id)
+                   for fact_id in QW.contenders(scores, limit)}
+        ids = QW.best_by_score(scores, literal, limit)
         found = [self._hydrate(self._s["facts"][fact_id]) for fact_id in ids]
         return [rec.search_head(f) for f in found] if heads else found
 

@@ -363,14 +363,20 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         from claimgraph.logic import query_words as QW  # search only: not the hook's path
 
         quoted = json.dumps([q.words_match([w]) for w in wanted])
-        counts = self._db.rows(q.WORD_COUNTS, (quoted, QW.WORD_POSTINGS_BUDGET + 1, at))
+        counts = self._db.rows(q.word_counts(self._has_keys()),
+                               (quoted, QW.WORD_POSTINGS_BUDGET + 1, at))
         wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
         if not wanted:
             return []
-        hits = [self._db.rows(q.WORD_HITS, (q.words_match([w]), at)) for w in wanted]
-        pks = QW.rank_open_hits(hits, self._indexed_words(), limit)
-        if not pks:
+        hits = [self._db.rows(q.word_hits(self._has_keys()), (q.words_match([w]), at))
+                for w in wanted]
+        scores = QW.open_word_scores(hits, self._indexed_words())
+        contenders = QW.contenders(scores, limit)
+        if not contenders:
             return []
+        texts = {pk: (text, fact_id) for pk, text, fact_id in
+                 self._db.rows(q.CUT_LITERALS, (json.dumps(contenders),))}
+        pks = QW.best_by_score(scores, texts, limit)
         place = {pk: n for n, pk in enumerate(pks)}
         if heads:
             rows = self._db.rows(q.HEADS_BY_PK,

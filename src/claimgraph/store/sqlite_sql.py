@@ -280,26 +280,37 @@ SEARCH_HEADS_BY_PK = (_SEARCH_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM j
 #: none by then (NULL: no end recorded only, whenever it began), as search's routes keep facts
 #: (``logic.retrieval.valid_facts``; a forgotten fact's end is recorded).
 _VALID_AT = "(f.t_invalid IS NULL OR f.t_invalid > ?) AND (? IS NULL OR f.t_valid <= ?)"
-#: One word's hits (?1: the quoted word as an FTS5 expression), each with its BM25 rank, its
-#: literal and id (for ties) and whether it is open: valid at ?2 (``_VALID_AT``). Closed
-#: ones are read too: their number is what FTS5's rarity weight counted
-#: (``logic.query_words.rank_open_hits`` swaps it for the open ones').
-WORD_HITS = ("SELECT f.pk, w.rank, f.object_lit, f.id, " + _VALID_AT.replace("?", "?2")
-             + " FROM (SELECT rowid, rank FROM fact_words WHERE fact_words MATCH ?1) w"
-             " CROSS JOIN facts f ON f.pk = w.rowid")
+_BY_TEXT_KEYS = {True: " INDEXED BY facts_text_keys", False: ""}
+
+
+def word_hits(keyed: bool) -> str:
+    """One word's hits (?1: the quoted word as an FTS5 expression), each with its BM25 rank
+    and whether it is valid at ?2 (``_VALID_AT``). ``keyed``: the store has format 8's keys,
+    and a hit's end and valid time come from ``facts_text_keys`` alone (a format 6 or 7 store
+    reads each hit's row); the literal and id are read only for the few that can make the
+    cut (``CUT_LITERALS``). Closed hits come too: their number is what FTS5's rarity weight
+    counted (``logic.query_words.open_word_scores`` swaps it for the valid ones')."""
+    return ("SELECT f.pk, w.rank, " + _VALID_AT.replace("?", "?2")
+            + " FROM (SELECT rowid, rank FROM fact_words WHERE fact_words MATCH ?1) w"
+            " CROSS JOIN facts f" + _BY_TEXT_KEYS[keyed]
+            + " ON f.pk = w.rowid AND f.object_lit IS NOT NULL")
+
+
+def word_counts(keyed: bool) -> str:
+    """How many valid facts hold each word (?1: a JSON list of quoted words; valid at ?3, as
+    ``word_hits``, ``keyed`` too), counted up to ?2; one row per word, in the list's order
+    (one statement: a word's count is a short index walk). Closed facts are not counted:
+    they never take a word out of the ranking (``logic.query_words.within_budget``)."""
+    return ("SELECT (SELECT count(*) FROM (SELECT 1 FROM fact_words w CROSS JOIN facts f"
+            + _BY_TEXT_KEYS[keyed] + " ON f.pk = w.rowid AND f.object_lit IS NOT NULL"
+            " WHERE fact_words MATCH j.value AND " + _VALID_AT.replace("?", "?3")
+            + " LIMIT ?2)) FROM json_each(?1) j ORDER BY j.key")
+
+
 #: The rows of the word index (N in BM25's rarity weight), from FTS5's own record of them
 #: (the first varint of its averages record, block 1 of ``fact_words_data``): counting the
 #: rows would read every one.
 WORD_INDEX_AVERAGES = "SELECT block FROM fact_words_data WHERE id = 1"
-#: The kept facts' rows in any order (?1: their pks as JSON).
-#: How many open facts hold each word (?1: a JSON list of quoted words), counted up to ?2
-#: (open: valid at ?3, as ``WORD_HITS``); one row per word, in the list's order (one statement: a
-#: word's count is a short index walk, each hit's end read from ``facts_text_keys``).
-#: Closed facts are not counted: they never take a word out of the ranking.
-WORD_COUNTS = ("SELECT (SELECT count(*) FROM (SELECT 1 FROM fact_words w CROSS JOIN facts f"
-               " ON f.pk = w.rowid WHERE fact_words MATCH j.value"
-               " AND " + _VALID_AT.replace("?", "?3") + " LIMIT ?2))"
-               " FROM json_each(?1) j ORDER BY j.key")
 #: Each row leads with its pk (the caller orders by it).
 FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
