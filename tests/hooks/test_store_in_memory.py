@@ -119,3 +119,12 @@ def test_db_path_never_names_a_memory_file_in_the_current_directory(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     with pytest.raises(spool.StoreInMemory):
         spool.db_path({"HOME": str(tmp_path), "CLAIMGRAPH_DB": " :memory: "})
+
+
+def test_the_curators_refusal_never_takes_memory_for_a_file(tmp_path, monkeypatch):
+    """A ``:memory:`` file an older version left in the directory is not the store."""
+    from claimgraph.curator.refusal import store_file
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ":memory:").write_bytes(b"")
+    assert store_file(None, {"CLAIMGRAPH_DB": ":memory:"}) is None
+    assert store_file(":memory:", {}) is None
