@@ -411,7 +411,7 @@ class MemoryStore(MemoryPurge, StoreDefaults):
                                 (f"object_lit : ({words_match([word])})",)).fetchall()
                     for word in wanted]
         scores = QW.open_word_scores(hits, len(texts))
-        literal = {fact_id: (self._s["facts"][fact_id]["object_lit"], fact_id)
+        literal = {fact_id: (self._s["facts"][fact_id]["object_lit"], str(fact_id))
                    for fact_id in QW.contenders(scores, limit)}
         ids = QW.best_by_score(scores, literal, limit)
         found = [self._hydrate(self._s["facts"][fact_id]) for fact_id in ids]
