@@ -363,8 +363,7 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         from claimgraph.logic import query_words as QW  # search only: not the hook's path
 
         quoted = json.dumps([q.words_match([w]) for w in wanted])
-        counts = self._db.rows(q.word_counts(self._has_keys()),
-                               (quoted, QW.WORD_POSTINGS_BUDGET + 1, at))
+        counts = self._db.rows(q.WORD_COUNTS, (quoted, QW.WORD_POSTINGS_BUDGET + 1))
         wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
         if not wanted:
             return []
