@@ -185,7 +185,9 @@ def open_word_scores(hits_by_word: Sequence[Sequence[WordHit]],
     share of the text, and a BM25 score is the sum of its words', so each word ranked alone
     has its weight swapped for ``rarity(indexed, its valid hits)``. ``indexed``: the rows of
     the index (N). What this leaves to the closed facts: N itself and the mean length of a
-    text, which shift every word alike."""
+    text that BM25 weighs each text's length against (statistics of the whole index, which
+    FTS5 keeps and a valid-only version would have to read every closed fact for:
+    docs/search.md, "The current value first")."""
     total: dict[int | str, float] = {}
     for hits in hits_by_word:
         valid = [(key, rank) for key, rank, still in hits if still]
