@@ -13,6 +13,8 @@ current facts."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 import pytest
 
 from claimgraph.core import Shell
@@ -86,7 +88,36 @@ def closed_items() -> list[dict]:
     return items
 
 
-def loaded(kind: str, tmp_path, url: str | None, *, with_closed: bool) -> Shell:
+def closed_items_in_the_query_words() -> list[dict]:
+    """Closed facts whose texts hold the query's words themselves: a value retried over and
+    over ("loop 3 in retry"), an old stall of a library. The word index holds them, so its
+    BM25 rarity weight counted them: "retry" weighed less than "timeout", and a current fact
+    holding "timeout" alone outranked one holding "retry" alone (3 of 30 searches changed, the
+    first three of "retry timeout" among them). Ranked with each word's rarity among the open
+    facts, they change none."""
+    items = []
+    for k in range(12):
+        items.append({"subject": "billing.api", "predicate": "failure-mode",
+                      "object_kind": "literal", "object": f"loop {k} in retry",
+                      "scope": "proj", "confidence": 0.95,
+                      "valid_from": START + (50 + k) * DAY_MS,
+                      "valid_until": START + (60 + k) * DAY_MS})
+    for k in range(6):
+        items.append({"subject": "sync_worker", "predicate": "failure-mode",
+                      "object_kind": "literal", "object": f"old redis stall {k}",
+                      "scope": "proj", "confidence": 0.95,
+                      "valid_from": START + (50 + k) * DAY_MS,
+                      "valid_until": START + (60 + k) * DAY_MS})
+    for k in range(4):
+        items.append({"subject": "auth.service", "predicate": "failure-mode",
+                      "object_kind": "literal", "object": f"stall {k} of retry",
+                      "scope": "proj", "confidence": 0.95,
+                      "valid_from": START + (50 + k) * DAY_MS})
+    return items
+
+
+def loaded(kind: str, tmp_path, url: str | None, *, with_closed: bool,
+           closed: Callable[[], list[dict]] | None = None) -> Shell:
     """The current facts, then (``with_closed``) the closed ones: those that end before now,
     and auth.service's four forgotten. Ids are handed out in order, so the current facts have
     the same ids in both stores."""
@@ -105,7 +136,7 @@ def loaded(kind: str, tmp_path, url: str | None, *, with_closed: bool) -> Shell:
     for items in current_items():
         ingest(sh, items)
     if with_closed:
-        ingest(sh, closed_items())
+        ingest(sh, (closed or closed_items)())
         doomed = sorted(f["id"] for f in sh.store.select_facts()
                         if str(f.get("object_lit") or "").startswith("stall "))
         forget(sh, doomed, reason="a test forgets a few")
@@ -123,8 +154,10 @@ def answers(sh: Shell) -> dict[tuple, list[tuple[str, float, float]]]:
     return out
 
 
-def both(kind: str, tmp_path, urls: tuple[str, str] | None = None) -> tuple[dict, dict]:
-    stores = [loaded(kind, tmp_path, None if urls is None else urls[n], with_closed=flag)
+def both(kind: str, tmp_path, urls: tuple[str, str] | None = None,
+         closed: Callable[[], list[dict]] | None = None) -> tuple[dict, dict]:
+    stores = [loaded(kind, tmp_path, None if urls is None else urls[n],
+                     with_closed=flag, closed=closed)
               for n, flag in enumerate((True, False))]
     try:
         return answers(stores[0]), answers(stores[1])
@@ -159,6 +192,27 @@ def test_closed_facts_change_no_search(kind, tmp_path):
     assert sum(1 for found in without.values() if found) >= len(without) - 3
 
 
+@pytest.mark.parametrize("kind", ["sqlite-file", "memory"])
+def test_closed_facts_in_the_query_words_change_no_search(kind, tmp_path):
+    with_closed, without = both(kind, tmp_path, closed=closed_items_in_the_query_words)
+    differ = [key for key in without if with_closed[key] != without[key]]
+    assert not differ, differ
+    assert with_closed["retry timeout", 3] == without["retry timeout", 3]
+
+
+def test_the_closed_facts_in_the_query_words_are_found_by_the_word_index(tmp_path):
+    """The set reaches what it is about: the word index ranks closed facts for "retry"."""
+    sh = loaded("sqlite-file", tmp_path, None, with_closed=True,
+                closed=closed_items_in_the_query_words)
+    try:
+        counted = sh.store._db.one("SELECT count(*) FROM fact_words WHERE fact_words MATCH"
+                                   " 'retry'")[0]
+        found = sh.store.rank_words(["retry"], limit=100, at=NOW)
+        assert counted - len(found) == 16  # 12 ended and 4 forgotten, none ranked
+    finally:
+        sh.store.close()
+
+
 def test_a_limited_search_keeps_the_named_entitys_current_facts(tmp_path):
     """The case the rule is for, spelled out: at limit 10, billing.api's current facts are
     the ones a store without its closed facts shows."""
@@ -184,8 +238,9 @@ def pg_second_url(postgres_server):
         conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
-def test_closed_facts_change_no_search_on_postgres(tmp_path, pg_url, pg_second_url):
-    with_closed, without = both("postgres", tmp_path, (pg_url, pg_second_url))
+@pytest.mark.parametrize("closed", [None, closed_items_in_the_query_words])
+def test_closed_facts_change_no_search_on_postgres(tmp_path, pg_url, pg_second_url, closed):
+    with_closed, without = both("postgres", tmp_path, (pg_url, pg_second_url), closed=closed)
     differ = [key for key in without if with_closed[key] != without[key]]
     assert not differ, differ
 
@@ -223,11 +278,13 @@ def test_a_fact_ending_later_and_a_dormant_fact_are_still_found(kind, tmp_path):
 
 
 @pytest.mark.parametrize("kind", ["sqlite-file", "memory"])
-def test_facts_valid_only_from_a_later_instant_change_no_search(kind, tmp_path):
+@pytest.mark.parametrize("closed", [closed_items, closed_items_in_the_query_words])
+def test_facts_valid_only_from_a_later_instant_change_no_search(kind, tmp_path, closed):
     """A fact whose valid time starts after now is not believed yet: like a closed one it is
-    left out before ranking, so a store that holds such facts answers as one without."""
+    left out before ranking (the word route's counts included), so a store that holds such
+    facts answers as one without."""
     later = [{**item, "valid_from": NOW + DAY_MS, "valid_until": None}
-             for item in closed_items()]
+             for item in closed()]
     stores = [loaded(kind, tmp_path / str(n), None, with_closed=False) for n in (0, 1)]
     try:
         for item in later:

@@ -81,6 +81,7 @@ def add_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
 def run_capture(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.capture import run  # the readers and the write path, only when capturing
 
+    ctx.lasting_db_path("capture")  # never into a store gone when this process ends
     started = time.monotonic()
     context = {"agent": args.agent, "session": args.session, "spool": args.spool}
     run_id, log, ledger, request = None, RunLog(None), None, None

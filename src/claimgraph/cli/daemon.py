@@ -65,11 +65,12 @@ def run_run(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.daemon.service import Service  # apscheduler only when serving
 
     settings = DaemonSettings.from_environ(ctx.environ)
-    return Service(ctx.db_path, ctx.environ, settings, ctx.settings.value("log_level")).run()
+    return Service(ctx.lasting_db_path("daemon run"), ctx.environ, settings,
+                   ctx.settings.value("log_level")).run()
 
 
 def run_start(ctx: Invocation, args: argparse.Namespace) -> int:
-    state, record = singleton.state(ctx.db_path)
+    state, record = singleton.state(ctx.lasting_db_path("daemon start"))
     if state == "running" and record is not None:
         return _say(ctx, {"status": "already-running", "pid": record["pid"]},
                     f"the daemon already runs (pid {record['pid']})")
@@ -169,12 +170,13 @@ def run_sweep(ctx: Invocation, args: argparse.Namespace) -> int:
     from claimgraph.daemon.sweep import Sweeper
 
     settings = DaemonSettings.from_environ(ctx.environ)
-    summary = Sweeper(ctx.db_path, ctx.environ, settings).run()
+    summary = Sweeper(ctx.lasting_db_path("daemon sweep"), ctx.environ, settings).run()
     return _say(ctx, summary, " ".join(f"{k} {v}" for k, v in summary.items()))
 
 
 def run_install_unit(ctx: Invocation, args: argparse.Namespace) -> int:
-    result = unit.install(ctx.db_path, ctx.environ, dry_run=args.dry_run)
+    result = unit.install(ctx.lasting_db_path("daemon install-unit"), ctx.environ,
+                          dry_run=args.dry_run)
     if ctx.json:
         emit_json(result)
         return 0

@@ -34,6 +34,8 @@ OWNER = "claimgraph-cli"
 _LEFT_TO_THE_EXIT: list[Any] = []
 #: A command-line tool stays quiet unless asked: the log level setting's default is for daemons.
 CLI_DEFAULT_LOG_LEVEL = "warning"
+#: SQLite's name for a store in its process's memory (``claimgraph.private.MEMORY``).
+MEMORY = ":memory:"
 
 
 class Invocation:
@@ -81,6 +83,19 @@ class Invocation:
     def db_path(self) -> Path:
         """The store's ``<db>``: its file, or a server store's local stand-in (``location``)."""
         return location.resolve(self.settings.value("db"), self.environ)
+
+    def lasting_db_path(self, command: str) -> Path:
+        """``db_path`` for a command whose point is to keep what it writes past its own
+        process (``capture``, the daemon); refused for ``:memory:``, a store gone when the
+        process ends: the capture would be lost (its spool file removed with it) and a
+        daemon would hand the name on as a file in the directory it started in."""
+        path = self.db_path
+        if str(path) == MEMORY:
+            raise ClaimgraphError(
+                "store-in-memory", f"`claimgraph {command}` keeps what it writes for later "
+                f"runs, and the store {MEMORY!r} lives only as long as this process",
+                hint="pass --db (or set CLAIMGRAPH_DB) to a store file")
+        return path
 
     def shell(self) -> Shell:
         """The shell over an EXISTING store, opened read-only: a read never creates, stamps

@@ -71,9 +71,10 @@ def refused_file(error: ClaimgraphError) -> Path:
 
 
 def store_file(db_flag: str | None, environ: Mapping[str, str]) -> Path | None:
-    """The existing local store file ``--db`` or ``$CLAIMGRAPH_DB`` names, or None."""
+    """The existing local store file ``--db`` or ``$CLAIMGRAPH_DB`` names, or None (for
+    ``:memory:`` too: no file, whatever the directory holds under that name)."""
     value = (db_flag or environ.get("CLAIMGRAPH_DB", "")).strip()
-    if not value or value.startswith(("postgresql://", "postgres://")):
+    if not value or value == ":memory:" or value.startswith(("postgresql://", "postgres://")):
         return None
     if value == "~" or value.startswith("~/"):
         value = os.path.join(environ.get("HOME") or os.path.expanduser("~"), value[2:])

@@ -90,15 +90,16 @@ def find_store(environ: Mapping[str, str], event: str, agent: str
     """``environ`` naming the store every command would use (``spool.locate``: the config
     file's ``db`` becomes ``$CLAIMGRAPH_DB`` for the hook and its children) and, when the
     file was parsed for it, what it says of the SessionStart block's settings; or None when
-    the config file cannot tell: every command refuses that file too, so no store is touched
-    and the problem goes to stderr (no store, no store log)."""
+    the config file cannot tell (every command refuses that file too) or the store named is
+    ``:memory:`` (nothing a hook keeps would outlast its process): no store is touched and
+    the problem goes to stderr (no store, no store log)."""
     from claimgraph.hooks import spool  # every event imports it next; json and re with it
 
     try:
         return spool.locate(environ)
     except spool.ConfigProblem as problem:
         spool.HookLog(None, hook=event, agent=agent).write(
-            "error", "hook.config-invalid", reason=problem.reason, hint=problem.hint)
+            "error", problem.event, reason=problem.reason, hint=problem.hint)
         return None
 
 

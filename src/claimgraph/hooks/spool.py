@@ -41,23 +41,47 @@ _MAYBE_SECRET = re.compile(r"://|=|@|::|\s-[A-Za-z]|(?i:pass|pwd|pw\b|secret|tok
                            r"bearer|-----)")
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9+_.-]{20,}")
 CONFIG_HINT = "fix or remove the file, or point CLAIMGRAPH_CONFIG elsewhere"
+#: SQLite's name for a database in its process's memory (``claimgraph.private.MEMORY``).
+MEMORY = ":memory:"
 
 
 class ConfigProblem(Exception):
     """The config file cannot say where the store is (unreadable, not TOML, a bad ``db``):
     every command refuses it too, so the hook touches no store and logs this to stderr."""
 
+    event = "hook.config-invalid"
+
     def __init__(self, reason: str, hint: str) -> None:
         super().__init__(reason)
         self.reason, self.hint = reason, hint
 
 
+class StoreInMemory(ConfigProblem):
+    """The store named is ``:memory:``: one that lives in a single process and is gone when it
+    exits. What a hook keeps (the spool, the capture it starts, the block it reads) is there to
+    outlast it, so the hook refuses such a store rather than take ``:memory:`` for a file name
+    in the agent's directory (the user's project) and write ``:memory:.spool`` there."""
+
+    event = "hook.store-in-memory"
+
+    def __init__(self, origin: str) -> None:
+        super().__init__(
+            f"the store named by {origin} is {MEMORY!r}, a store that lives in one process and "
+            "is gone when it exits: nothing a hook keeps would outlast it, so nothing is kept",
+            "point it at a store file (an absolute or ~/ path), or unset it for the default")
+
+
 def db_path(environ: Mapping[str, str]) -> str:
     """Absolute ``<db>`` as every command finds it without ``--db`` (a server store's local
     stand-in, ``location.server_sidecar_base``, for a ``postgresql://`` URL). Raises
-    ConfigProblem when the config file names ``db`` and cannot be read."""
+    ConfigProblem when the config file names ``db`` and cannot be read, StoreInMemory when
+    the store is ``:memory:`` (never a file of that name in the current directory)."""
     home = environ.get("HOME") or os.path.expanduser("~")
-    explicit = environ.get("CLAIMGRAPH_DB", "").strip() or file_db(environ)
+    explicit = environ.get("CLAIMGRAPH_DB", "").strip()
+    refuse_memory(explicit, "CLAIMGRAPH_DB")
+    if not explicit:
+        explicit = file_db(environ) or ""
+        refuse_memory(explicit, f"db in config file {config_file(environ)}")
     if explicit and explicit.startswith(("postgresql://", "postgres://")):
         # a server store: the hook never connects; it spools beside the server's local stand-in
         from claimgraph.location import server_sidecar_base
@@ -74,11 +98,11 @@ def db_path(environ: Mapping[str, str]) -> str:
 
 def store_environ(environ: Mapping[str, str]) -> Mapping[str, str]:
     """``environ`` for the hook and the commands it starts: when the store comes from the
-    config file, with ``$CLAIMGRAPH_DB`` naming it (a relative path made absolute here, in the
-    agent's directory, as the capture pass starts in ``/``), so everything after this reads
-    the file no more and every child writes where the hook looked; otherwise ``environ``
-    itself. A relative ``$CLAIMGRAPH_CONFIG`` is made absolute the same way, so the children
-    read the file the hook read (the curator's stamp of it included). Raises ConfigProblem."""
+    config file, with ``$CLAIMGRAPH_DB`` naming it, so everything after this reads the file no
+    more. A relative path (the file's ``db``, ``$CLAIMGRAPH_DB``, ``$CLAIMGRAPH_CONFIG``) is
+    made absolute here, in the agent's directory, as the capture pass starts in ``/``: every
+    child writes where the hook looked, and reads the file the hook read (the curator's stamp
+    of it included). Raises ConfigProblem (StoreInMemory for ``:memory:``)."""
     return locate(environ)[0]
 
 
@@ -87,14 +111,35 @@ def locate(environ: Mapping[str, str]) -> tuple[Mapping[str, str], dict[str, obj
     when it was parsed to find the store (``config.judge_block``; None when it was not: the
     block then reads them as ``claimgraph.configured`` says). Raises ConfigProblem."""
     environ = absolute_config(environ)
-    if environ.get("CLAIMGRAPH_DB", "").strip():
-        return environ, None
+    given = environ.get("CLAIMGRAPH_DB", "").strip()
+    if given:
+        refuse_memory(given, "CLAIMGRAPH_DB")
+        return absolute_db(environ, given), None
     configured, judged = file_config(environ)
     if configured is None:
         return environ, judged
+    refuse_memory(configured, f"db in config file {config_file(environ)}")
     if not configured.startswith(("postgresql://", "postgres://")):
         configured = os.path.abspath(configured)  # the URL's password stays in the environment
     return {**environ, "CLAIMGRAPH_DB": configured}, judged
+
+
+def refuse_memory(db: str, origin: str) -> None:
+    """Raise StoreInMemory when ``db`` (from ``origin``) names an in-memory store."""
+    if db == MEMORY:
+        raise StoreInMemory(origin)
+
+
+def absolute_db(environ: Mapping[str, str], given: str) -> Mapping[str, str]:
+    """``environ`` with a relative ``$CLAIMGRAPH_DB`` (``given``, stripped) made absolute
+    here, in the agent's directory, else ``environ`` itself. Left relative, the capture pass,
+    which starts in ``/``, would take it from there: the store split in two, the hook's spool
+    and log in the project and the facts under ``/`` (or nowhere, ``/`` not being the user's
+    to write)."""
+    if (given.startswith(("postgresql://", "postgres://", "~/")) or given == "~"
+            or os.path.isabs(given)):
+        return environ
+    return {**environ, "CLAIMGRAPH_DB": os.path.abspath(given)}
 
 
 def absolute_config(environ: Mapping[str, str]) -> Mapping[str, str]:

@@ -20,7 +20,7 @@ import re
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
-    from typing import Iterable, Sequence
+    from typing import Iterable, Mapping, Sequence
 
 #: Function words, question words and chat filler: they match nearly every fact.
 STOPWORDS = frozenset("""
@@ -165,6 +165,56 @@ def rarity(facts: int, holding: int) -> float:
     import math  # PostgreSQL's ranking alone: SQLite's search never loads it
     weight = math.log((facts - holding + 0.5) / (holding + 0.5)) if facts > holding else 0.0
     return max(weight, 1e-6)
+
+
+#: One word's hit in a word index: (key, BM25 rank as FTS5 gives it: lower is better,
+#: whether the fact is valid at the instant searched).
+WordHit = tuple[int | str, float, bool]
+
+
+def open_word_scores(hits_by_word: Sequence[Sequence[WordHit]],
+                     indexed: int) -> dict[int | str, float]:
+    """The valid facts' BM25 ranks (lower is better) for a search on several words: each
+    word's FTS5 rank re-weighted by the word's rarity among the VALID facts, summed over the
+    words; the closed hits dropped.
+
+    FTS5's BM25 counts every row of its index, and the index holds closed facts too, so a
+    word that many closed facts hold (a value changed over and over: "Earlier, retry ...")
+    weighed less than the same word in a store without them, and the current facts that hold
+    it fell below others. A word's FTS5 rank is ``rarity(indexed, all its hits)`` times its
+    share of the text, and a BM25 score is the sum of its words', so each word ranked alone
+    has its weight swapped for ``rarity(indexed, its valid hits)``. ``indexed``: the rows of
+    the index (N). What this leaves to the closed facts: N itself and the mean length of a
+    text that BM25 weighs each text's length against (statistics of the whole index, which
+    FTS5 keeps and a valid-only version would have to read every closed fact for:
+    docs/search.md, "The current value first")."""
+    total: dict[int | str, float] = {}
+    for hits in hits_by_word:
+        valid = [(key, rank) for key, rank, still in hits if still]
+        if not valid:
+            continue
+        weight = rarity(indexed, len(valid)) / rarity(indexed, len(hits))
+        for key, rank in valid:
+            total[key] = total.get(key, 0.0) + rank * weight
+    return total
+
+
+def contenders(scores: Mapping[int | str, float], limit: int) -> list[int | str]:
+    """The keys that can be among the best ``limit`` once ties are broken (by the literal,
+    then the id: only these need reading): every key scored no worse than the
+    ``limit``-th best."""
+    if len(scores) <= limit:
+        return list(scores)
+    edge = sorted(scores.values())[limit - 1]
+    return [key for key, score in scores.items() if score <= edge]
+
+
+def best_by_score(scores: Mapping[int | str, float],
+                  texts: Mapping[int | str, tuple[str, str]], limit: int) -> list[int | str]:
+    """The best ``limit`` of the ``contenders`` (``texts``: their literal and id), best score
+    first, ties by the literal in code point order (SQLite's BINARY order of UTF-8: the
+    same) then the id."""
+    return sorted(texts, key=lambda key: (scores[key], *texts[key]))[:limit]
 
 
 def words(text: str | None) -> list[str]:

@@ -391,24 +391,29 @@ class MemoryStore(MemoryPurge, StoreDefaults):
 
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
                    heads: bool = False, at: int | None = None) -> list[Record] | None:
-        """SQLite's word ranking (porter stems, BM25, ties by the literal) over the open facts'
-        literals, from a throwaway in-memory FTS5 index of them: the same tokenizer and the
-        same scores, so both backends give the same order."""
+        """SQLite's word ranking (porter stems, BM25 with each word's rarity among the open
+        facts, ties by the literal) over the open facts' literals, from a throwaway in-memory
+        FTS5 index of every literal, as SQLite's: the same tokenizer and the same scores, so
+        both backends give the same order (``logic.query_words.open_word_scores``)."""
         wanted = [w for w in words if w and w.strip()]
-        texts = [(f["id"], f["object_lit"], f["t_invalid"] is None
+        texts = [(f["id"], f["object_lit"], (f["t_invalid"] is None
                   or (at is not None and f["t_invalid"] > at))
+                  and (at is None or f["t_valid"] <= at))
                  for f in self._s["facts"].values() if f["object_lit"] is not None]
         if not wanted or not texts or limit == 0:
             return []
+        from claimgraph.logic import query_words as QW
         with closing(sqlite3.connect(":memory:")) as con:  # every literal counts, as in SQLite
             con.execute("CREATE VIRTUAL TABLE w USING fts5(id UNINDEXED, object_lit, open"
                         " UNINDEXED, tokenize='porter unicode61 remove_diacritics 2')")
             con.executemany("INSERT INTO w (id, object_lit, open) VALUES (?, ?, ?)", texts)
-            ids = [r[0] for r in con.execute(
-                "SELECT id FROM (SELECT id, object_lit, open, rank FROM w WHERE w MATCH ?1"
-                " ORDER BY rank"
-                " LIMIT ?2 * 4) WHERE open ORDER BY rank, object_lit, id LIMIT ?2",
-                (f"object_lit : ({words_match(wanted)})", limit))]
+            hits = [con.execute("SELECT id, rank, open FROM w WHERE w MATCH ?",
+                                (f"object_lit : ({words_match([word])})",)).fetchall()
+                    for word in wanted]
+        scores = QW.open_word_scores(hits, len(texts))
+        literal = {fact_id: (self._s["facts"][fact_id]["object_lit"], str(fact_id))
+                   for fact_id in QW.contenders(scores, limit)}
+        ids = QW.best_by_score(scores, literal, limit)
         found = [self._hydrate(self._s["facts"][fact_id]) for fact_id in ids]
         return [rec.search_head(f) for f in found] if heads else found
 

@@ -75,9 +75,10 @@ class PostgresStore(PostgresPurge, SqlStore):
     def rank_words(self, words: Sequence[str], limit: int = 50, *,
                    heads: bool = False, at: int | None = None) -> list[Record] | None:
         """Open facts holding any of the words ('english' stems), best first by BM25's shape
-        (``postgres_sql.words_ranked``: ``ts_rank`` per word times its rarity); None on a
-        store that predates the word index (format < 6, read as it is). Words on too many
-        facts are left out, as SQLite leaves them (``logic.query_words.within_budget``)."""
+        (``postgres_sql.words_ranked``: ``ts_rank`` per word times its rarity among the open
+        facts); None on a store that predates the word index (format < 6, read as it is).
+        Words on too many open facts are left out, as SQLite leaves them
+        (``logic.query_words.within_budget``)."""
         if not self._has_words():
             return None
         from claimgraph.logic import query_words as QW  # search only: not the hook's path
@@ -87,7 +88,7 @@ class PostgresStore(PostgresPurge, SqlStore):
         if not queries or limit == 0:
             return []
         budget = QW.WORD_POSTINGS_BUDGET + 1
-        counts = [(w, self._count(q.WORD_COUNT, {"q": tsq, "n": budget}))
+        counts = [(w, self._count(q.WORD_COUNT, {"q": tsq, "n": budget, "at": at}))
                   for w, tsq in queries.items()]
         kept = QW.within_budget(counts)
         if not kept:

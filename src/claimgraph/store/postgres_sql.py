@@ -146,10 +146,15 @@ SMALL_EPISODES_AMONG = pg(common.small_episodes_among("unnest(:ids::text[]) AS g
 #: shares are summed in (floats): every candidate's episode is read, known or not.
 FACTS_EPISODES_IN_ID_ORDER = False
 
-#: How many facts hold a word (%(q)s: one word's tsquery), counted up to %(n)s (a GIN bitmap
-#: walk that stops at the budget: ``logic.query_words.within_budget`` decides from it).
+#: How many open facts hold a word (%(q)s: one word's tsquery), counted up to %(n)s (a GIN
+#: bitmap walk that stops at the budget: ``logic.query_words.within_budget`` decides from it,
+#: and the word's rarity weight is read from it). Counted: the facts valid at %(at)s (begun,
+#: and not ended: NULL, no end recorded), as search keeps them: a word many closed facts
+#: hold neither leaves the ranking nor weighs less for them.
 WORD_COUNT = ("SELECT count(*) FROM (SELECT 1 FROM facts"
-              " WHERE words @@ to_tsquery('english'::regconfig, %(q)s) LIMIT %(n)s) c")
+              " WHERE words @@ to_tsquery('english'::regconfig, %(q)s)"
+              " AND (t_invalid IS NULL OR t_invalid > %(at)s::bigint)"
+              " AND (%(at)s::bigint IS NULL OR t_valid <= %(at)s::bigint) LIMIT %(n)s) c")
 #: How many facts there are, as the planner last counted them (-1 or 0 before the first
 #: ANALYZE; the caller counts then): BM25's rarity weight needs the size, not to the row.
 FACT_COUNT_ESTIMATE = "SELECT reltuples::bigint FROM pg_class WHERE oid = 'facts'::regclass"
@@ -167,6 +172,7 @@ def words_ranked(count: int) -> str:
                        f" %(q{i})s), 1)" for i in range(count))
     return ("SELECT f.pk FROM facts f, to_tsquery('english'::regconfig, %(q)s) AS q"
             " WHERE f.words @@ q AND (f.t_invalid IS NULL OR f.t_invalid > %(at)s::bigint)"
+            " AND (%(at)s::bigint IS NULL OR f.t_valid <= %(at)s::bigint)"
             f" ORDER BY ({terms}) DESC, f.object_lit COLLATE \"C\", f.id LIMIT %(n)s")
 
 

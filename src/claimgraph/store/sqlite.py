@@ -367,9 +367,15 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         wanted = QW.within_budget([(w, r[0]) for w, r in zip(wanted, counts)])
         if not wanted:
             return []
-        pks = [r[0] for r in self._db.rows(q.WORDS_RANKED, (q.words_match(wanted), limit, at))]
-        if not pks:
+        hits = [self._db.rows(q.word_hits(self._has_keys()), (q.words_match([w]), at))
+                for w in wanted]
+        scores = QW.open_word_scores(hits, self._indexed_words())
+        contenders = QW.contenders(scores, limit)
+        if not contenders:
             return []
+        texts = {pk: (text, fact_id) for pk, text, fact_id in
+                 self._db.rows(q.CUT_LITERALS, (json.dumps(contenders),))}
+        pks = QW.best_by_score(scores, texts, limit)
         place = {pk: n for n, pk in enumerate(pks)}
         if heads:
             rows = self._db.rows(q.HEADS_BY_PK,
@@ -380,6 +386,11 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
                              (json.dumps(pks),))
         rows = sorted(rows, key=lambda r: place[r[0]])
         return self._hydrate([r[1:] for r in rows])
+
+    def _indexed_words(self) -> int:
+        """The rows of the word index, as FTS5's BM25 counted them (``q.WORD_INDEX_AVERAGES``)."""
+        found = self._db.one(q.WORD_INDEX_AVERAGES)
+        return leading_varint(found[0]) if found and found[0] else 0
 
     def _first_text_hits(self, phrase: str, limit: int) -> list[int] | None:
         """The rowids of every full-text hit when there are no more than ``limit * 10``, else
@@ -407,3 +418,16 @@ class SqliteStore(SqliteCuration, SqlitePurge, SqlStore):
         """Close the connection; the last one out folds the WAL back into the file."""
         self._entities.clear()
         self._db.close()
+
+
+def leading_varint(blob: bytes) -> int:
+    """The SQLite varint at the start of ``blob`` (big-endian, seven bits a byte while the
+    high bit is set; the ninth byte gives all eight), as FTS5 writes its records."""
+    value = 0
+    for n, byte in enumerate(blob[:9]):
+        if n == 8:
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            return value
+    return value

@@ -276,20 +276,39 @@ SEARCH_HEADS_BY_PK = (_SEARCH_HEAD_SELECT + " WHERE f.pk IN (SELECT value FROM j
                       + _SEARCH_ORDER)
 
 
-#: The open facts whose words match (?1: an FTS5 expression of words OR-ed), best BM25 first,
-#: ties by the literal (never by id where the texts differ); at most ?2. Open: no end
-#: recorded, or none before ?3 (NULL: no end recorded only). FTS5 ranks a few times the limit
-#: (its own sorter, in C) and the closed ones among them are dropped: search never shows a
-#: closed fact.
-WORDS_RANKED = ("SELECT f.pk FROM (SELECT rowid, rank FROM fact_words WHERE fact_words MATCH ?1"
-                " ORDER BY rank LIMIT ?2 * 4) w CROSS JOIN facts f ON f.pk = w.rowid"
-                " WHERE (f.t_invalid IS NULL OR f.t_invalid > ?3)"
-                " ORDER BY w.rank, f.object_lit, f.id LIMIT ?2")
-#: The kept facts' rows in any order (?1: their pks as JSON).
+#: Whether fact ``f`` is valid at ``?`` (search's instant): begun by then, no end recorded or
+#: none by then (NULL: no end recorded only, whenever it began), as search's routes keep facts
+#: (``logic.retrieval.valid_facts``; a forgotten fact's end is recorded).
+_VALID_AT = "(f.t_invalid IS NULL OR f.t_invalid > ?) AND (? IS NULL OR f.t_valid <= ?)"
+_BY_TEXT_KEYS = {True: " INDEXED BY facts_text_keys", False: ""}
+
+
+def word_hits(keyed: bool) -> str:
+    """One word's hits (?1: the quoted word as an FTS5 expression), each with its BM25 rank
+    and whether it is valid at ?2 (``_VALID_AT``). ``keyed``: the store has format 8's keys,
+    and a hit's end and valid time come from ``facts_text_keys`` alone (a format 6 or 7 store
+    reads each hit's row); the literal and id are read only for the few that can make the
+    cut (``CUT_LITERALS``). Closed hits come too: their number is what FTS5's rarity weight
+    counted (``logic.query_words.open_word_scores`` swaps it for the valid ones')."""
+    return ("SELECT f.pk, w.rank, " + _VALID_AT.replace("?", "?2")
+            + " FROM (SELECT rowid, rank FROM fact_words WHERE fact_words MATCH ?1) w"
+            " CROSS JOIN facts f" + _BY_TEXT_KEYS[keyed]
+            + " ON f.pk = w.rowid AND f.object_lit IS NOT NULL")
+
+
 #: How many facts hold each word (?1: a JSON list of quoted words), counted up to ?2; one
 #: row per word, in the list's order (one statement: a word's count is a short index walk).
+#: Closed facts count: the budget bounds the work of ranking a word (``word_hits`` scores
+#: every hit, closed ones included), and counting the valid ones alone would read a row
+#: per hit of every common word (search CPU p95 +10% at 100k facts).
 WORD_COUNTS = ("SELECT (SELECT count(*) FROM (SELECT 1 FROM fact_words WHERE fact_words"
                " MATCH j.value LIMIT ?2)) FROM json_each(?1) j ORDER BY j.key")
+
+
+#: The rows of the word index (N in BM25's rarity weight), from FTS5's own record of them
+#: (the first varint of its averages record, block 1 of ``fact_words_data``): counting the
+#: rows would read every one.
+WORD_INDEX_AVERAGES = "SELECT block FROM fact_words_data WHERE id = 1"
 #: Each row leads with its pk (the caller orders by it).
 FACTS_BY_PK = ("SELECT f.pk, " + FACT_SELECT.removeprefix("SELECT ")
                + " WHERE f.pk IN (SELECT value FROM json_each(?))")
