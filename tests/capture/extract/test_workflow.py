@@ -220,15 +220,44 @@ def test_an_edited_recipe_keeps_the_name_the_whole_file_gives_it():
                               "--fresh`; `bun run build` runs `bun x tsc -b`")
 
 
-def test_a_ci_step_that_gained_a_command_was_changed_by_the_edit():
+def test_a_ci_step_that_gained_a_command_is_a_script_not_a_check():
+    """The edit changed the step, but two commands in one step are a script (packing and
+    signing), and packing checks nothing: not told."""
     workflow = (".github/workflows/ci.yml", "jobs:\n  build:\n    runs-on: ubuntu-latest\n"
                 "    steps:\n      - name: Pack\n        run: |\n          npm pack\n")
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/{workflow[0]}"}, output=workflow[1])
     step = "      - name: Pack\n        run: |\n          npm pack\n"
     session.edit(f"{ROOT}/{workflow[0]}", step, step + "          gpg --sign out.tgz\n")
-    assert facts(only(session.extract(), "x/runs")) == {
-        (workflow[0], "x/runs", "`CI ci.yml job build` runs `npm pack; gpg --sign out.tgz`")}
+    assert only(session.extract(), "x/runs") == []
+
+
+CI_JOB = ("jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+          "      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm run lint\n"
+          "      - run: npx vitest run\n      - run: sudo chown -R $USER .\n"
+          "      - run: |\n          npm run build\n          cp -r dist site\n")
+
+
+def test_every_unnamed_check_step_of_a_job_is_told_and_only_those():
+    """Unnamed steps of one job share its name ("CI ci.yml job test"); each is its own step.
+    The lint and the test are told; installing, a privileged chown and a two-command script
+    are CI's plumbing."""
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/ci.yml", CI_JOB)
+    assert _told(session) == ("`CI ci.yml job test` runs `npm run lint`; "
+                              "`CI ci.yml job test` runs `npx vitest run`")
+
+
+def test_a_ci_step_an_edit_replaced_is_gone():
+    """An edit that changes a check step's command leaves the new command told, not both."""
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/ci.yml", CI_JOB)
+    session.edit(f"{ROOT}/.github/workflows/ci.yml", "      - run: npx vitest run\n",
+                 "      - run: npx vitest run --coverage\n")
+    assert _told(session) == ("`CI ci.yml job test` runs `npm run lint`; "
+                              "`CI ci.yml job test` runs `npx vitest run --coverage`")
+
+
 def test_of_a_file_only_read_a_recipe_run_that_only_says_its_name_again_is_not_told():
     """``typecheck`` runs ``turbo run typecheck``: the session ran it, and its body adds
     nothing to its name; one whose body says more is told."""
