@@ -405,3 +405,17 @@ def test_a_recipe_run_behind_a_launcher_counts_as_run():
     session.bash("corepack pnpm run typecheck", output="ok")
     assert only(session.extract(), "x/runs")[0]["object"] == (
         "`pnpm run typecheck` runs `tsc --noEmit`")
+
+
+def test_a_release_build_step_the_session_left_as_it_was_is_not_told():
+    """An edit elsewhere in a workflow: its test step checks the project; its matrix build
+    (a variable only CI sets) and a build step the edit did not touch ship artifacts."""
+    text = ("jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - run: cargo test --workspace\n      - run: cargo build --release\n"
+            "      - run: cargo build --release --target \"$TARGET\"\n"
+            "      - uses: actions/upload-artifact@v4\n        with:\n          name: old\n")
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/release.yml"}, output=text)
+    session.edit(f"{ROOT}/.github/workflows/release.yml", "          name: old\n",
+                 "          name: new\n")
+    assert _told(session) == "`CI release.yml job build` runs `cargo test --workspace`"
