@@ -419,3 +419,20 @@ def test_a_release_build_step_the_session_left_as_it_was_is_not_told():
     session.edit(f"{ROOT}/.github/workflows/release.yml", "          name: old\n",
                  "          name: new\n")
     assert _told(session) == "`CI release.yml job build` runs `cargo test --workspace`"
+
+
+def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():
+    """"`pytest -q` fails: …; `PYTHONPATH=. pytest -q` works" beside a tested-by ``pytest``
+    (its runs passed with the setting, which a form keeps not): the lesson tells the form
+    that works. A lesson whose code was fixed (the same command both times) leaves it."""
+    from claimgraph.capture.extract.workflow import one_fact_per_command
+
+    def fact(rule: str, predicate: str, said: str) -> dict:
+        return {"rule": rule, "predicate": predicate, "object": said}
+    tested = fact("tooling", "core/tested-by", "pytest")
+    kept = fact("tooling", "core/tested-by", "ruff check")
+    lesson = fact("lessons", "core/failure-mode", "`pytest -q` fails: ModuleNotFoundError: No "
+                  "module named 'opk'; `PYTHONPATH=. pytest -q` works")
+    assert one_fact_per_command([tested, kept, lesson]) == [kept, lesson]
+    fixed = fact("lessons", "core/failure-mode", "`pytest -q` fails: E; `pytest -q` works")
+    assert one_fact_per_command([tested, fixed]) == [tested, fixed]

@@ -51,6 +51,7 @@ from claimgraph.capture.extract.recipes import (
     SOME_MANAGER, Recipe, parse_recipes, recipe_format)
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text, invocations, unwrap
+from claimgraph.capture.extract.tooling import command_form
 
 MAX_PER_FILE = 8
 #: A recipe body longer than this (or spanning lines) is a script, not a command to remember.
@@ -404,9 +405,35 @@ _TOLD = re.compile(r"`([^`]+)` runs `")
 def one_fact_per_command(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``candidates`` without a tested-by or built-with that names a recipe a recipes fact of
     the same session already tells (``bun run typecheck`` beside "`bun run typecheck` runs
-    `turbo run typecheck`"): one command, one fact, the one that says what it runs."""
+    `turbo run typecheck`"): one command, one fact, the one that says what it runs; nor one
+    whose form a lesson shows failing (``failing_forms``): the lesson tells the one that
+    works."""
     told = {invocation for found in candidates if found["rule"] == "recipes"
             for invocation in _TOLD.findall(found["object"])}
+    told.update(failing_forms(candidates))
     return [found for found in candidates
             if not (found["rule"] == "tooling" and found["object"] in told
                     and found["predicate"] in ("core/tested-by", "core/built-with"))]
+
+
+#: A lesson of another form: "`pytest -q` fails: E; `PYTHONPATH=. pytest -q` works".
+_FORM_LESSON = re.compile(r"^`(?P<failed>[^`]+)` fails\b.*; `(?P<works>[^`]+)` works$", re.S)
+
+
+def failing_forms(candidates: list[dict[str, Any]]) -> set[str]:
+    """The command forms (``tooling.command_form``) a lesson of the same capture shows
+    failing where another form of the command worked: "`pytest -q` fails: No module named
+    'opk'; `PYTHONPATH=. pytest -q` works" makes ``pytest`` no way to test the project, though
+    the runs behind it passed with the setting (a form keeps no setting); the lesson says
+    the form that works. A lesson whose two forms are one (the code was fixed) says nothing
+    against the form."""
+    forms = set()
+    for found in candidates:
+        lesson = _FORM_LESSON.match(str(found["object"])) \
+            if found["predicate"] == "core/failure-mode" else None
+        if lesson is None or lesson["failed"].strip() == lesson["works"].strip():
+            continue
+        runs = invocations(lesson["failed"])
+        if runs:
+            forms.add(command_form(runs[-1].argv))
+    return forms
