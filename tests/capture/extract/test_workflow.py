@@ -407,9 +407,9 @@ def test_a_recipe_run_behind_a_launcher_counts_as_run():
         "`pnpm run typecheck` runs `tsc --noEmit`")
 
 
-def test_a_release_build_step_the_session_left_as_it_was_is_not_told():
-    """An edit elsewhere in a workflow: its test step checks the project; its matrix build
-    (a variable only CI sets) and a build step the edit did not touch ship artifacts."""
+def test_a_step_that_reads_a_variable_runs_only_in_ci():
+    """An edit elsewhere in a workflow: its test and build steps check and build the project;
+    its matrix build (a variable only CI sets) runs only there."""
     text = ("jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
             "      - run: cargo test --workspace\n      - run: cargo build --release\n"
             "      - run: cargo build --release --target \"$TARGET\"\n"
@@ -418,7 +418,8 @@ def test_a_release_build_step_the_session_left_as_it_was_is_not_told():
     session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/release.yml"}, output=text)
     session.edit(f"{ROOT}/.github/workflows/release.yml", "          name: old\n",
                  "          name: new\n")
-    assert _told(session) == "`CI release.yml job build` runs `cargo test --workspace`"
+    assert _told(session) == ("`CI release.yml job build` runs `cargo test --workspace`; "
+                              "`CI release.yml job build` runs `cargo build --release`")
 
 
 def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():
@@ -436,3 +437,14 @@ def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():
     assert one_fact_per_command([tested, kept, lesson]) == [kept, lesson]
     fixed = fact("lessons", "core/failure-mode", "`pytest -q` fails: E; `pytest -q` works")
     assert one_fact_per_command([tested, fixed]) == [tested, fixed]
+
+
+def test_a_build_step_the_session_wrote_stays_its_own_when_the_file_is_read_again():
+    """The session wrote the docs build; a later read of the file does not make it a step
+    the session found there."""
+    text = ("jobs:\n  docs:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - name: Build docs\n        run: mkdocs build --strict\n")
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/pages.yml", text)
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/pages.yml"}, output=text)
+    assert _told(session) == "`CI pages.yml job docs` runs `mkdocs build --strict`"

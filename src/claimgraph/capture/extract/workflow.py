@@ -29,10 +29,10 @@ A CI step that one workflow file already runs is told once, not again for each w
 repeats it. A runner file only read whose told recipes only serve, start or watch (``npm run
 dev`` runs ``vite``) is left out: the dev server is ``tooling``'s fact.
 
-A CI step, written or read, is told only when it is one command that checks the project, or
-builds it in a step the session wrote (``ci_check``): a step of several commands is a
-script, one that installs, caches, packs or deploys is CI's plumbing, and one that reads a
-variable runs only in CI, however the session came by the file. Each step
+A CI step, written or read, is told only when it is one command that checks or builds the
+project (``ci_check``): a step of several commands is a script, one that installs, caches,
+packs or deploys is CI's plumbing, and one that reads a variable runs only in CI, however
+the session came by the file. Each step
 of a job is its own (unnamed steps share the job's name, ``_key``). Nothing that runs as
 another user (``sudo``, in any runner file) is told: it is the machine's plumbing.
 """
@@ -89,7 +89,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                            written, created, runs_own_script(recipe, cited, scripts))
                   and one_line(recipe) and not only_calls_others(recipe)
                   and not privileged(recipe)
-                  and (recipe.source != CI or ci_check(recipe, look.how != "read"))]
+                  and (recipe.source != CI or ci_check(recipe))]
         if chosen:  # what the session changed first: MAX_PER_FILE never cuts it
             chosen.sort(key=lambda pair: pair[0].how == "read")
             found.append((cited, written, chosen))
@@ -261,17 +261,15 @@ def privileged(recipe: Recipe) -> bool:
     return bool(_PRIVILEGED.search(recipe.runs))
 
 
-def ci_check(recipe: Recipe, changed: bool) -> bool:
-    """A CI step worth telling: one command that checks the project (``checks_or_builds``:
-    the one command vocabulary on the step's name or its command), or builds it when the
-    session wrote or changed that step (``changed``). A step of several commands is a script
-    (setting up, copying, fixing permissions); one that installs, caches, uploads or deploys
-    is CI's plumbing; one that reads a variable (``--target "$TARGET"``, ``${{ matrix.os
-    }}``) runs only in CI's environment; and a build step the session left as it was is a
-    release chore of the workflow (the artifacts CI ships), not how the project is checked."""
-    if _ONE_COMMAND.search(recipe.runs) or "$" in recipe.runs or not checks_or_builds(recipe):
-        return False
-    return changed or recipe.role != "build"
+def ci_check(recipe: Recipe) -> bool:
+    """A CI step worth telling: one command that checks or builds the project
+    (``checks_or_builds``: the one command vocabulary on the step's name or its command). A
+    step of several commands is a script (setting up, copying, fixing permissions); one that
+    installs, caches, uploads or deploys is CI's plumbing; and one that reads a variable
+    (``cargo build --target "$TARGET"``, ``${{ matrix.os }}``) runs only in CI's
+    environment: none is how the next agent checks its work."""
+    return not _ONE_COMMAND.search(recipe.runs) and "$" not in recipe.runs \
+        and checks_or_builds(recipe)
 
 
 def one_line(recipe: Recipe) -> bool:
