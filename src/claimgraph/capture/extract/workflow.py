@@ -14,8 +14,9 @@ have run them, and the ones that test, lint, format, build or check are gates ev
 meets. Of a recipe the session ran in a file it only read, not one
 whose one command only says its name again (``typecheck`` runs ``turbo run typecheck``).
 From a runner file it created (not a CI workflow or pre-commit file: every hook of one it
-wrote is told, and every step that checks), the recipes it ran or that run a script it wrote: the rest is the new file's
-scaffold (``next dev``, ``vite build``). From a file it edited or rewrote but did
+wrote is told, and every step that checks), the recipes it ran or that run a script it
+wrote: the rest is the new file's scaffold (``next dev``, ``vite build``). From a file it
+edited or rewrote but did
 not create, the recipes the edit changed or added, plus the ones that check or build the project
 (test, lint, typecheck, a format check, build, check: the one command vocabulary decides), and
 the ones it ran -- never a dev server, a start, a publish or a release chore the edit left as it
