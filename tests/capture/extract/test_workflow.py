@@ -428,15 +428,19 @@ def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():
     that works. A lesson whose code was fixed (the same command both times) leaves it."""
     from claimgraph.capture.extract.workflow import one_fact_per_command
 
-    def fact(rule: str, predicate: str, said: str) -> dict:
-        return {"rule": rule, "predicate": predicate, "object": said}
-    tested = fact("tooling", "core/tested-by", "pytest")
+    def fact(rule: str, predicate: str, said: str, run: str = "") -> dict:
+        return {"rule": rule, "predicate": predicate, "object": said,
+                "evidence": [f"transcript#L9: {run or said}"]}
+    tested = fact("tooling", "core/tested-by", "pytest", "PYTHONPATH=. pytest -q tests/a.py")
     kept = fact("tooling", "core/tested-by", "ruff check")
     lesson = fact("lessons", "core/failure-mode", "`pytest -q` fails: ModuleNotFoundError: No "
                   "module named 'opk'; `PYTHONPATH=. pytest -q` works")
     assert one_fact_per_command([tested, kept, lesson]) == [kept, lesson]
     fixed = fact("lessons", "core/failure-mode", "`pytest -q` fails: E; `pytest -q` works")
     assert one_fact_per_command([tested, fixed]) == [tested, fixed]
+    # a plain run cited behind it passed: the plain form works after all
+    plain = fact("tooling", "core/tested-by", "pytest", "cd app && pytest -q")
+    assert one_fact_per_command([plain, lesson]) == [plain, lesson]
 
 
 def test_a_build_step_the_session_wrote_stays_its_own_when_the_file_is_read_again():

@@ -405,14 +405,30 @@ def one_fact_per_command(candidates: list[dict[str, Any]]) -> list[dict[str, Any
     """``candidates`` without a tested-by or built-with that names a recipe a recipes fact of
     the same session already tells (``bun run typecheck`` beside "`bun run typecheck` runs
     `turbo run typecheck`"): one command, one fact, the one that says what it runs; nor one
-    whose form a lesson shows failing (``failing_forms``): the lesson tells the one that
-    works."""
+    whose form a lesson shows failing (``failing_forms``) when no run it cites is that form
+    without a setting (``only_with_settings``): the lesson tells the one that works."""
     told = {invocation for found in candidates if found["rule"] == "recipes"
             for invocation in _TOLD.findall(found["object"])}
-    told.update(failing_forms(candidates))
+    failing = failing_forms(candidates)
     return [found for found in candidates
-            if not (found["rule"] == "tooling" and found["object"] in told
-                    and found["predicate"] in ("core/tested-by", "core/built-with"))]
+            if not (found["rule"] == "tooling"
+                    and found["predicate"] in ("core/tested-by", "core/built-with")
+                    and (found["object"] in told
+                         or (found["object"] in failing and only_with_settings(found))))]
+
+
+_CITED_RUN = re.compile(r"^transcript#L\d+: (.*)$", re.S)
+_SEGMENT = re.compile(r"&&|\|\||[;|\n]")
+_LEADING_SETTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*\s")
+
+
+def only_with_settings(found: dict[str, Any]) -> bool:
+    """Every run a fact cites carried a ``NAME=value`` setting in front of a command (pure): a
+    form keeps no setting, so the plain form it tells was never seen passing."""
+    runs = [match[1] for item in found.get("evidence") or ()
+            if (match := _CITED_RUN.match(str(item)))]
+    return bool(runs) and all(any(_LEADING_SETTING.match(part.strip() + " ")
+                                  for part in _SEGMENT.split(run)) for run in runs)
 
 
 #: A lesson of another form: "`pytest -q` fails: E; `PYTHONPATH=. pytest -q` works".
