@@ -407,19 +407,38 @@ def test_a_recipe_run_behind_a_launcher_counts_as_run():
         "`pnpm run typecheck` runs `tsc --noEmit`")
 
 
-def test_a_step_that_reads_a_variable_runs_only_in_ci():
+def test_a_build_for_a_target_only_ci_names_is_its_release_matrix():
     """An edit elsewhere in a workflow: its test and build steps check and build the project;
-    its matrix build (a variable only CI sets) runs only there."""
+    its matrix build (a target only CI sets) ships artifacts. A check CI parametrises (a
+    shard) is still the gate."""
     text = ("jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
             "      - run: cargo test --workspace\n      - run: cargo build --release\n"
             "      - run: cargo build --release --target \"$TARGET\"\n"
+            "      - run: npx playwright test --shard=${{ matrix.shard }}/4\n"
             "      - uses: actions/upload-artifact@v4\n        with:\n          name: old\n")
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/release.yml"}, output=text)
     session.edit(f"{ROOT}/.github/workflows/release.yml", "          name: old\n",
                  "          name: new\n")
-    assert _told(session) == ("`CI release.yml job build` runs `cargo test --workspace`; "
-                              "`CI release.yml job build` runs `cargo build --release`")
+    assert _told(session) == (
+        "`CI release.yml job build` runs `cargo test --workspace`; "
+        "`CI release.yml job build` runs `cargo build --release`; "
+        "`CI release.yml job build` runs `npx playwright test --shard=${{ matrix.shard }}/4`")
+
+
+@pytest.mark.parametrize(("name", "runs", "role"), [
+    ("Build site", "mkdocs build --strict", "build"),
+    ("Validate version.json with CUE", "cue vet config/schema.cue", "check"),
+    ("Run tests", "./run-suite.sh", "test"),
+    ("Create test application", "flutter create test_app", "other"),
+    ("Clean test application", "rm -rf test_app", "other"),
+    ("Lint everything", "npm ci", "install"),  # the command the vocabulary knows decides
+])
+def test_a_ci_steps_role_is_its_commands_else_its_names_first_word(name, runs, role):
+    from claimgraph.capture.extract.recipe_common import Recipe
+    from claimgraph.capture.extract.workflow import ci_role
+    step = Recipe(name, "CI ci.yml job x", runs, f"run: {runs}", "other", "github-actions")
+    assert ci_role(step) == role
 
 
 def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():

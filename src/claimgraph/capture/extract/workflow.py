@@ -31,9 +31,10 @@ repeats it. A runner file only read whose told recipes only serve, start or watc
 dev`` runs ``vite``) is left out: the dev server is ``tooling``'s fact.
 
 A CI step, written or read, is told only when it is one command that checks or builds the
-project (``ci_check``): a step of several commands is a script, one that installs, caches,
-packs or deploys is CI's plumbing, and one that reads a variable runs only in CI, however
-the session came by the file. Each step
+project (``ci_check``), by its command, else by its name's first word (``ci_role``): a step
+of several commands is a script, one that installs, caches, packs or deploys is CI's
+plumbing, and a build for a target only CI's environment names is its release matrix's,
+however the session came by the file. Each step
 of a job is its own (unnamed steps share the job's name, ``_key``). Nothing that runs as
 another user (``sudo``, in any runner file) is told: it is the machine's plumbing.
 """
@@ -46,7 +47,8 @@ from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.recipe_common import only_calls_others
+from claimgraph.capture.extract.recipe_common import (
+    only_calls_others, role_of_commands, role_of_name)
 from claimgraph.capture.extract.package_manager import manager_of
 from claimgraph.capture.extract.recipes import (
     SOME_MANAGER, Recipe, parse_recipes, recipe_format)
@@ -263,14 +265,38 @@ def privileged(recipe: Recipe) -> bool:
 
 
 def ci_check(recipe: Recipe) -> bool:
-    """A CI step worth telling: one command that checks or builds the project
-    (``checks_or_builds``: the one command vocabulary on the step's name or its command). A
-    step of several commands is a script (setting up, copying, fixing permissions); one that
-    installs, caches, uploads or deploys is CI's plumbing; and one that reads a variable
-    (``cargo build --target "$TARGET"``, ``${{ matrix.os }}``) runs only in CI's
-    environment: none is how the next agent checks its work."""
-    return not _ONE_COMMAND.search(recipe.runs) and "$" not in recipe.runs \
-        and checks_or_builds(recipe)
+    """A CI step worth telling: one command that checks or builds the project, by its command
+    in the one command vocabulary, else by what its name says it does (``ci_role``). A step
+    of several commands is a script (setting up, copying, fixing permissions); one that
+    installs, caches, uploads or deploys is CI's plumbing; and a build for what only CI's
+    environment names (``cargo build --target "$TARGET"``, a matrix's) is an artifact of its
+    release matrix, not how the next agent builds the project. A check CI parametrises
+    (``--shard=${{ matrix.shard }}/4``, a PR's refs) is still the gate every change meets."""
+    if _ONE_COMMAND.search(recipe.runs):
+        return False
+    role = ci_role(recipe)
+    if role == "build" and "$" in recipe.runs:
+        return False
+    return checks_or_builds(replace(recipe, role=role))
+
+
+#: Words a step's name may open with before saying what it does ("Run tests").
+_RUN_WORDS = frozenset({"run", "runs", "running"})
+
+
+def ci_role(recipe: Recipe) -> str:
+    """What a CI step does: its command's role when the one command vocabulary knows the
+    command (``npm ci`` installs whatever the step is called), else the role its name's first
+    word says -- a step's name says what it does first ("Build site", "Validate version.json
+    with CUE", "Run tests"): "Create test application" and "Clean test application" name a
+    test app, they run no test."""
+    known = role_of_commands(recipe.runs)
+    if known != "other":
+        return known
+    words = [word for word in recipe.name.lower().split() if word]
+    while words and words[0] in _RUN_WORDS:
+        words = words[1:]
+    return (role_of_name(words[0]) if words else None) or "other"
 
 
 def one_line(recipe: Recipe) -> bool:
