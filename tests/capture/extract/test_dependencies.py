@@ -151,9 +151,25 @@ def test_a_version_bump_is_not_a_replacement():
     ("zod", [], ["Cannot find module 'zod'"], [], True),
     ("@scope/pkg", ["use @scope/pkg for it"], [], [], True),
     ("rich", [], [], [], False),
+    # an ordinary word names the package only set in code or said of a package
+    ("markdown", ["these fields are markdown, render them as html?"], [], [], False),
+    ("markdown", ["render them with `markdown`"], [], [], True),
+    ("markdown", ["is there a markdown library we could use?"], [], [], True),
+    ("credo", ["Add credo for linting."], [], [], True),
 ])
 def test_what_establishes_a_dependency(name, said, failures, replaced, expected):
     assert established(name, said, failures, replaced) is expected
+
+
+def test_a_pasted_log_naming_a_package_is_no_choice_of_the_person():
+    """A CI log the person pasted (``mkdocs: command not found``) is what a tool said; the
+    session's adding the package to a manifest is then nothing the person chose."""
+    session = Session()
+    session.prompt("Run mkdocs build --strict\n/home/runner/work/_temp/a.sh: line 1: mkdocs: "
+                   "command not found\nError: Process completed with exit code 127.")
+    session.tool("Read", {"file_path": f"{ROOT}/requirements.txt"}, output="httpx>=0.27\n")
+    session.edit(f"{ROOT}/requirements.txt", "httpx>=0.27\n", "httpx>=0.27\nmkdocs>=1.5\n")
+    assert only(session.extract(), "core/depends-on") == []
 
 
 def test_a_manifest_deleted_later_says_nothing():
@@ -166,7 +182,7 @@ def test_a_manifest_deleted_later_says_nothing():
 
 def test_a_package_below_the_root_speaks_for_itself():
     session = Session()
-    session.prompt("Use next for the web app.")
+    session.prompt("Use `next` for the web app.")  # an ordinary word: set in code
     session.edit(f"{ROOT}/apps/web/package.json", '{\n  "name": "@shop/web",\n}\n',
                  '{\n  "name": "@shop/web",\n  "dependencies": {\n    "next": "15.5.2"\n  }\n}\n')
     [dep] = only(session.extract(), "core/depends-on")

@@ -375,3 +375,42 @@ def test_a_name_the_session_saw_defined_in_another_file_has_no_one_place():
                         "     3\t}\n")
     _route(session, "src/app/api/items/route.ts")
     assert {c["subject"] for c in only(session.extract(), "core/defined-in")} == {"parseQuery"}
+
+
+def test_a_definition_the_session_only_changed_in_place_is_where_it_was():
+    """The person names ``add_item`` and the session edits its signature: where it lives is
+    what the person and the code said already, not something the session settled."""
+    session = Session()
+    session.prompt("Update `add_item` so it takes a quantity.")
+    session.edit(PY, "def add_item(cart, item):", "def add_item(cart, item, quantity=1):")
+    assert facts(session.extract(), "defined-in") == set()
+
+
+def test_a_file_read_then_rewritten_keeps_its_old_names_out():
+    """A whole-file write over a file the session read: the names the read showed were
+    there already; the one the rewrite adds is the session's."""
+    session = Session()
+    session.prompt("Move `total_price` into the cart module; keep `Cart` as it is.")
+    session.tool("Read", {"file_path": PY}, output="     1\tclass Cart:\n     2\t    pass\n")
+    session.write(PY, "class Cart:\n    pass\n\n\ndef total_price(cart):\n    return 0\n")
+    assert facts(session.extract(), "defined-in") == {
+        ("total_price", "core/defined-in", "src/shop/cart.py")}
+
+
+def test_the_survivor_of_two_named_definitions_is_where_the_session_settled_it():
+    """The person names two types that do the same; the session removes one: the place of
+    the one left is the outcome, though the session only edited around it."""
+    other = f"{ROOT}/src/shop/basket.py"
+    session = Session()
+    session.prompt("`CartView` and `BasketView` do the same thing. Get rid of one.")
+    session.edit(PY, "class CartView:\n    pass\n", "class CartView:\n    items = ()\n")
+    session.edit(other, "class BasketView:\n    pass\n", "")
+    assert facts(session.extract(), "defined-in") == {
+        ("CartView", "core/defined-in", "src/shop/cart.py")}
+
+
+def test_kept_of_merges_names_the_survivors_of_a_message_that_names_a_removed_one():
+    from claimgraph.capture.extract.structure import kept_of_merges
+    removed = frozenset({"Old"})
+    assert kept_of_merges([frozenset({"Old", "New"}), frozenset({"Other"})], removed) == {"New"}
+    assert kept_of_merges([frozenset({"New", "Other"})], removed) == frozenset()

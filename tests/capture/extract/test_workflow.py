@@ -220,15 +220,44 @@ def test_an_edited_recipe_keeps_the_name_the_whole_file_gives_it():
                               "--fresh`; `bun run build` runs `bun x tsc -b`")
 
 
-def test_a_ci_step_that_gained_a_command_was_changed_by_the_edit():
+def test_a_ci_step_that_gained_a_command_is_a_script_not_a_check():
+    """The edit changed the step, but two commands in one step are a script (packing and
+    signing), and packing checks nothing: not told."""
     workflow = (".github/workflows/ci.yml", "jobs:\n  build:\n    runs-on: ubuntu-latest\n"
                 "    steps:\n      - name: Pack\n        run: |\n          npm pack\n")
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/{workflow[0]}"}, output=workflow[1])
     step = "      - name: Pack\n        run: |\n          npm pack\n"
     session.edit(f"{ROOT}/{workflow[0]}", step, step + "          gpg --sign out.tgz\n")
-    assert facts(only(session.extract(), "x/runs")) == {
-        (workflow[0], "x/runs", "`CI ci.yml job build` runs `npm pack; gpg --sign out.tgz`")}
+    assert only(session.extract(), "x/runs") == []
+
+
+CI_JOB = ("jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+          "      - uses: actions/checkout@v4\n      - run: npm ci\n      - run: npm run lint\n"
+          "      - run: npx vitest run\n      - run: sudo chown -R $USER .\n"
+          "      - run: |\n          npm run build\n          cp -r dist site\n")
+
+
+def test_every_unnamed_check_step_of_a_job_is_told_and_only_those():
+    """Unnamed steps of one job share its name ("CI ci.yml job test"); each is its own step.
+    The lint and the test are told; installing, a privileged chown and a two-command script
+    are CI's plumbing."""
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/ci.yml", CI_JOB)
+    assert _told(session) == ("`CI ci.yml job test` runs `npm run lint`; "
+                              "`CI ci.yml job test` runs `npx vitest run`")
+
+
+def test_a_ci_step_an_edit_replaced_is_gone():
+    """An edit that changes a check step's command leaves the new command told, not both."""
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/ci.yml", CI_JOB)
+    session.edit(f"{ROOT}/.github/workflows/ci.yml", "      - run: npx vitest run\n",
+                 "      - run: npx vitest run --coverage\n")
+    assert _told(session) == ("`CI ci.yml job test` runs `npm run lint`; "
+                              "`CI ci.yml job test` runs `npx vitest run --coverage`")
+
+
 def test_of_a_file_only_read_a_recipe_run_that_only_says_its_name_again_is_not_told():
     """``typecheck`` runs ``turbo run typecheck``: the session ran it, and its body adds
     nothing to its name; one whose body says more is told."""
@@ -376,3 +405,69 @@ def test_a_recipe_run_behind_a_launcher_counts_as_run():
     session.bash("corepack pnpm run typecheck", output="ok")
     assert only(session.extract(), "x/runs")[0]["object"] == (
         "`pnpm run typecheck` runs `tsc --noEmit`")
+
+
+def test_a_build_for_a_target_only_ci_names_is_its_release_matrix():
+    """An edit elsewhere in a workflow: its test and build steps check and build the project;
+    its matrix build (a target only CI sets) ships artifacts. A check CI parametrises (a
+    shard) is still the gate."""
+    text = ("jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - run: cargo test --workspace\n      - run: cargo build --release\n"
+            "      - run: cargo build --release --target \"$TARGET\"\n"
+            "      - run: npx playwright test --shard=${{ matrix.shard }}/4\n"
+            "      - uses: actions/upload-artifact@v4\n        with:\n          name: old\n")
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/release.yml"}, output=text)
+    session.edit(f"{ROOT}/.github/workflows/release.yml", "          name: old\n",
+                 "          name: new\n")
+    assert _told(session) == (
+        "`CI release.yml job build` runs `cargo test --workspace`; "
+        "`CI release.yml job build` runs `cargo build --release`; "
+        "`CI release.yml job build` runs `npx playwright test --shard=${{ matrix.shard }}/4`")
+
+
+@pytest.mark.parametrize(("name", "runs", "role"), [
+    ("Build site", "mkdocs build --strict", "build"),
+    ("Validate version.json with CUE", "cue vet config/schema.cue", "check"),
+    ("Run tests", "./run-suite.sh", "test"),
+    ("Create test application", "flutter create test_app", "other"),
+    ("Clean test application", "rm -rf test_app", "other"),
+    ("Lint everything", "npm ci", "install"),  # the command the vocabulary knows decides
+])
+def test_a_ci_steps_role_is_its_commands_else_its_names_first_word(name, runs, role):
+    from claimgraph.capture.extract.recipe_common import Recipe
+    from claimgraph.capture.extract.workflow import ci_role
+    step = Recipe(name, "CI ci.yml job x", runs, f"run: {runs}", "other", "github-actions")
+    assert ci_role(step) == role
+
+
+def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():
+    """"`pytest -q` fails: …; `PYTHONPATH=. pytest -q` works" beside a tested-by ``pytest``
+    (its runs passed with the setting, which a form keeps not): the lesson tells the form
+    that works. A lesson whose code was fixed (the same command both times) leaves it."""
+    from claimgraph.capture.extract.workflow import one_fact_per_command
+
+    def fact(rule: str, predicate: str, said: str, run: str = "") -> dict:
+        return {"rule": rule, "predicate": predicate, "object": said,
+                "evidence": [f"transcript#L9: {run or said}"]}
+    tested = fact("tooling", "core/tested-by", "pytest", "PYTHONPATH=. pytest -q tests/a.py")
+    kept = fact("tooling", "core/tested-by", "ruff check")
+    lesson = fact("lessons", "core/failure-mode", "`pytest -q` fails: ModuleNotFoundError: No "
+                  "module named 'opk'; `PYTHONPATH=. pytest -q` works")
+    assert one_fact_per_command([tested, kept, lesson]) == [kept, lesson]
+    fixed = fact("lessons", "core/failure-mode", "`pytest -q` fails: E; `pytest -q` works")
+    assert one_fact_per_command([tested, fixed]) == [tested, fixed]
+    # a plain run cited behind it passed: the plain form works after all
+    plain = fact("tooling", "core/tested-by", "pytest", "cd app && pytest -q")
+    assert one_fact_per_command([plain, lesson]) == [plain, lesson]
+
+
+def test_a_build_step_the_session_wrote_stays_its_own_when_the_file_is_read_again():
+    """The session wrote the docs build; a later read of the file does not make it a step
+    the session found there."""
+    text = ("jobs:\n  docs:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - name: Build docs\n        run: mkdocs build --strict\n")
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/pages.yml", text)
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/pages.yml"}, output=text)
+    assert _told(session) == "`CI pages.yml job docs` runs `mkdocs build --strict`"

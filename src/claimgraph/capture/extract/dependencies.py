@@ -13,7 +13,9 @@ next session reads in one glance, and storing each as a fact buried what the ses
 A dependency the session added is stored only when the session established something about it
 (``established``, pure):
 
-- the person named it in their own words (they chose it);
+- the person named it in their own words (they chose it): in their prose, not a log they
+  pasted, and a name that is also an ordinary word (``markdown``, ``rich``) set in code or
+  in a sentence about packages (``names_package``);
 - a command's failure said it was missing before it was added (``No module named 'httpx'``,
   ``Cannot find module 'zod'``: the failure proved the project needs it);
 - it replaced another in the same edit (one dependency out, another in: a choice).
@@ -45,6 +47,7 @@ from typing import Any, Iterable, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.commands import kind_of_text
+from claimgraph.capture.extract.prose import is_paste, paragraphs
 from claimgraph.capture.extract.manifests import Manifest, manifest_format, parse_manifest
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import (
@@ -179,8 +182,38 @@ def established(name: str, said: Iterable[str], failures: Iterable[str],
     pattern = _name_pattern(name)
     if pattern is None:
         return False
-    return any(pattern.search(text) for text in said) \
+    return any(names_package(name, pattern, text) for text in said) \
         or any(pattern.search(text) for text in failures)
+
+
+#: Words that make a sentence about packages (what one is, or adding one): an ordinary word
+#: in it names one ("add credo for linting", "use rich for the output", "the markdown
+#: library").
+_PACKAGE_WORDS = lazy_regex(r"\b(?:packages?|librar(?:y|ies)|libs?|dependenc(?:y|ies)|deps?|"
+                            r"modules?|crates?|gems?|plugins?|install(?:s|ed|ing)?|"
+                            r"add(?:s|ed|ing)?|use|using|needs?|requirements|"
+                            r"switch(?:ed|ing)? to)\b",
+                            re.IGNORECASE)
+_SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+|\n+")
+_LETTERS_ONLY = lazy_regex(r"^[a-z]+$")
+
+
+def names_package(name: str, pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``text`` names the package ``name`` (``pattern``: ``_name_pattern``'s), pure.
+    A name with more than letters (``pytest-cov``, ``@types/node``, ``h5py``) names the
+    package wherever it stands; a name that is also an ordinary word (``markdown``,
+    ``rich``, ``requests``) does only set in a code span or in a sentence about packages
+    ("add the markdown library"): "these fields are markdown" names a format, and the
+    person chose no dependency by saying it."""
+    if not _LETTERS_ONLY.match(name.strip().lower()):
+        return bool(pattern.search(text))
+    for sentence in _SENTENCE_END.split(text):
+        for found in pattern.finditer(sentence):
+            spanned = sentence[:found.start()].count("`") % 2 == 1 \
+                and "`" in sentence[found.end():]
+            if spanned or _PACKAGE_WORDS.search(sentence):
+                return True
+    return False
 
 
 def _name_pattern(name: str) -> re.Pattern[str] | None:
@@ -233,8 +266,12 @@ def _lines_saying_missing(text: str) -> list[str]:
 
 
 def _said(view: SessionView) -> list[str]:
+    """The person's own prose (``prose.paragraphs``; a message that is mostly a paste -- a
+    CI log saying ``mkdocs: command not found`` -- is what a tool said, not the person's
+    choice) and what they typed into tool results."""
     return view.remembered("dependencies.said",
-                           lambda v: [text for _, text in user_texts(v)]
+                           lambda v: ["\n".join(paragraphs(text)) for _, text in user_texts(v)
+                                      if not is_paste(text)]
                            + [text for _, text in v.typed_in_results()])
 
 

@@ -20,7 +20,7 @@ import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.code import (
@@ -60,9 +60,15 @@ class FileModel:
     content: str | None = None  # known whole only after a whole-file write
     tracked: dict[str, Definition] = field(default_factory=dict)  # when content is unknown
     written: list[str] = field(default_factory=list)  # every text the session put in it
+    #: Names the file defined before the session put them there: in a read before its first
+    #: change, or in the text an edit replaced that no earlier change of the session wrote.
+    existed: set[str] = field(default_factory=set)
+    #: Names the session put in the file that it did not define before.
+    introduced: set[str] = field(default_factory=set)
 
     def apply(self, op: FileOp) -> None:
         if op.kind == "write":
+            self._wrote(op.content)
             self.content, self.tracked = op.content, {}
             self.written.append(op.content)
         elif op.kind == "append":
@@ -70,7 +76,22 @@ class FileModel:
         for old, new, replace_all in op.edits:
             self._edit(old, new, replace_all)
 
+    def _wrote(self, text: str, old: str = "") -> None:
+        """What a text the session put in the file says of where names came from: a name
+        the replaced text defined was there (unless the session put it there), a name only
+        the new text defines is the session's."""
+        before = {d.name for d in definitions(old, self.language)} if old else set()
+        self.existed.update(before - self.introduced)
+        self.introduced.update({d.name for d in definitions(text, self.language)}
+                               - before - self.existed)
+
+    def placed_here(self, name: str) -> bool:
+        """Whether the session put the definition of ``name`` in this file (wrote it new,
+        or moved it here), rather than changing one that was there."""
+        return name in self.introduced and name not in self.existed
+
     def _append(self, text: str) -> None:
+        self._wrote(text)
         self.written.append(text)
         if self.content is not None:
             self.content += text
@@ -78,6 +99,7 @@ class FileModel:
             self.tracked.update((d.name, d) for d in definitions(text, self.language))
 
     def _edit(self, old: str, new: str, replace_all: bool) -> None:
+        self._wrote(new, old)
         self.written.append(new)
         if self.content is not None and old and old in self.content:
             self.content = self.content.replace(old, new, -1 if replace_all else 1)
@@ -118,25 +140,40 @@ def _replay(view: SessionView) -> dict[str, FileModel]:
                 continue
             if op.path not in models:
                 origin = transcript_evidence(call.line, f"{call.tool_name} {op.path}")
-                models[op.path] = FileModel(language, origin, call.timestamp)
+                models[op.path] = FileModel(language, origin, call.timestamp,
+                                            existed=_read_before(view, op.path, call.line,
+                                                                 language))
             models[op.path].apply(op)
     return models
 
 
+def _read_before(view: SessionView, path: str, line: int, language: str) -> set[str]:
+    """The names a file defined in what the session read of it before its first change."""
+    looks = surviving_looks(view).get(path, [])
+    text = "\n".join(look.text for look in looks if look.how == "read" and look.call.line < line)
+    return {d.name for d in definitions(text, language)} if text else set()
+
+
 def structure_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
-    """defined-in for the definitions the user or a lesson names; a file's language and
-    every other name it holds (the agent's own talk included) are one glance away."""
+    """defined-in for the definitions the user or a lesson names, and only where the session
+    settled the place: it put the definition in that file (new, or moved there), or it
+    removed another definition the person named beside it (two that do the same, one
+    kept). A definition the session only changed where it was is where the person or the
+    code already said it is; a file's language and every other name it holds (the agent's
+    own talk included) are one glance away."""
     models = replay(view)
     found = {path: model.current_definitions() for path, model in models.items()}
     per_name = Counter(d.name for path, defs in found.items()
                        if not is_test_file(view.relative(path) or path) for d in defs)
     per_name.update(read_elsewhere(view, models))
     talked = named(view)
+    merged = kept_of_merges(named_together(view), removed_names(models, found))
     for path, model in models.items():
         cited = view.relative(path) or path
         if is_test_file(cited) or any(char.isspace() for char in cited):
             continue  # a path with spaces cannot be cited in ``path: `code``` form
-        unique = [d for d in found[path] if per_name[d.name] == 1 and d.name in talked]
+        unique = [d for d in found[path] if per_name[d.name] == 1 and d.name in talked
+                  and (model.placed_here(d.name) or d.name in merged)]
         for definition in unique[:MAX_DEFINITIONS_PER_FILE]:
             yield _defined_in(cited, definition, model)
 
@@ -157,6 +194,36 @@ def read_elsewhere(view: SessionView, models: dict[str, FileModel]) -> Counter[s
     return seen
 
 
+def removed_names(models: dict[str, FileModel],
+                  found: dict[str, list[Definition]]) -> frozenset[str]:
+    """Names a changed file defined before the session and no longer defines anywhere."""
+    left = {d.name for defs in found.values() for d in defs}
+    left.update(name for model in models.values() for name in model.tracked)
+    return frozenset(name for model in models.values() for name in model.existed
+                     if name not in left)
+
+
+def kept_of_merges(messages: Iterable[frozenset[str]], removed: frozenset[str]
+                   ) -> frozenset[str]:
+    """The names of a message of the person's that also names a definition the session
+    removed: of the things named together (two types that do the same), the ones still
+    defined are where the session settled them (pure)."""
+    return frozenset(name for names in messages if names & removed for name in names
+                     if name not in removed)
+
+
+def named_together(view: SessionView) -> list[frozenset[str]]:
+    """The names of each message of the person's own prose (``named``'s reading)."""
+    return [frozenset(_names_in("\n".join(paragraphs(message))))
+            for _, message in user_texts(view) if not is_paste(message)]
+
+
+def _names_in(text: str) -> set[str]:
+    words = {name for name in _IDENTIFIER.findall(text) if not _PLAIN_WORD.match(name)}
+    words.update(name for span in _CODE_SPAN.findall(text) if (name := _span_name(span)))
+    return words
+
+
 def named(view: SessionView) -> frozenset[str]:
     """Identifiers the user typed or a lesson of this session names: where such a name lives
     is worth remembering; a name only the agent mentions is a detail a glance finds. A plain
@@ -165,14 +232,7 @@ def named(view: SessionView) -> frozenset[str]:
     (a log, a diff, code) and the pasted lines of another (code blocks, quoted lines, log
     and code lines) name what someone or something else wrote -- an automated review's
     handler names, a stack trace's frames."""
-    words: set[str] = set()
-    for _, message in user_texts(view):
-        if is_paste(message):
-            continue
-        text = "\n".join(paragraphs(message))
-        words.update(name for name in _IDENTIFIER.findall(text) if not _PLAIN_WORD.match(name))
-        words.update(name for span in _CODE_SPAN.findall(text)
-                     if (name := _span_name(span)))
+    words: set[str] = set().union(*named_together(view))
     for lesson in lessons_of(view):
         words.update(name for name in _IDENTIFIER.findall(lesson["object"])
                      if not _PLAIN_WORD.match(name))

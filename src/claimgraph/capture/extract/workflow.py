@@ -13,9 +13,10 @@ or pre-commit file only read is the exception: nobody types its steps, so the se
 have run them, and the ones that test, lint, format, build or check are gates every change
 meets. Of a recipe the session ran in a file it only read, not one
 whose one command only says its name again (``typecheck`` runs ``turbo run typecheck``).
-From a runner file it created (not a CI workflow or pre-commit file: every step of one it
-wrote is told), the recipes it ran or that run a script it wrote: the rest is the new file's
-scaffold (``next dev``, ``vite build``). From a file it edited or rewrote but did
+From a runner file it created (not a CI workflow or pre-commit file: every hook of one it
+wrote is told, and every step that checks), the recipes it ran or that run a script it
+wrote: the rest is the new file's scaffold (``next dev``, ``vite build``). From a file it
+edited or rewrote but did
 not create, the recipes the edit changed or added, plus the ones that check or build the project
 (test, lint, typecheck, a format check, build, check: the one command vocabulary decides), and
 the ones it ran -- never a dev server, a start, a publish or a release chore the edit left as it
@@ -28,6 +29,14 @@ root speaks for the project: a workspace's own scripts are a glance away when it
 A CI step that one workflow file already runs is told once, not again for each workflow that
 repeats it. A runner file only read whose told recipes only serve, start or watch (``npm run
 dev`` runs ``vite``) is left out: the dev server is ``tooling``'s fact.
+
+A CI step, written or read, is told only when it is one command that checks or builds the
+project (``ci_check``), by its command, else by its name's first word (``ci_role``): a step
+of several commands is a script, one that installs, caches, packs or deploys is CI's
+plumbing, and a build for a target only CI's environment names is its release matrix's,
+however the session came by the file. Each step
+of a job is its own (unnamed steps share the job's name, ``_key``). Nothing that runs as
+another user (``sudo``, in any runner file) is told: it is the machine's plumbing.
 """
 
 from __future__ import annotations
@@ -38,12 +47,14 @@ from dataclasses import replace
 from typing import Any, Iterable, Iterator
 
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
-from claimgraph.capture.extract.recipe_common import only_calls_others
+from claimgraph.capture.extract.recipe_common import (
+    only_calls_others, role_of_commands, role_of_name)
 from claimgraph.capture.extract.package_manager import manager_of
 from claimgraph.capture.extract.recipes import (
     SOME_MANAGER, Recipe, parse_recipes, recipe_format)
 from claimgraph.capture.extract.session import SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text, invocations, unwrap
+from claimgraph.capture.extract.tooling import command_form
 
 MAX_PER_FILE = 8
 #: A recipe body longer than this (or spanning lines) is a script, not a command to remember.
@@ -51,6 +62,7 @@ MAX_COMMAND_CHARS = 100
 #: Recipes nobody types: CI runs them on every push, pre-commit on every commit. The session
 #: cannot run them, and what of them checks the project is a gate every change meets.
 UNTYPED = frozenset({"github-actions", "pre-commit"})
+CI = "github-actions"
 WORKING_ROLES = frozenset({"test", "lint", "format", "build", "check"})
 #: Of a runner file the session edited, the recipes told even though the edit left them as
 #: they were: what checks or builds the project (a formatter only in its check mode).
@@ -78,7 +90,9 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         chosen = [(look, recipe) for look, recipe in current.values()
                   if _told(look, recipe, was_run(recipe, ran),
                            written, created, runs_own_script(recipe, cited, scripts))
-                  and one_line(recipe) and not only_calls_others(recipe)]
+                  and one_line(recipe) and not only_calls_others(recipe)
+                  and not privileged(recipe)
+                  and (recipe.source != CI or ci_check(recipe))]
         if chosen:  # what the session changed first: MAX_PER_FILE never cuts it
             chosen.sort(key=lambda pair: pair[0].how == "read")
             found.append((cited, written, chosen))
@@ -241,19 +255,96 @@ def checks_or_builds(recipe: Recipe) -> bool:
     return recipe.role in EDITED_ROLES
 
 
+_PRIVILEGED = re.compile(r"(?<![\w./-])(?:sudo|doas|pkexec)(?![\w-])")
+
+
+def privileged(recipe: Recipe) -> bool:
+    """A body that runs something as another user (``sudo charmcraft pack``, ``sudo chown
+    -R``): the machine's plumbing, not a command the next agent types to check its work."""
+    return bool(_PRIVILEGED.search(recipe.runs))
+
+
+def ci_check(recipe: Recipe) -> bool:
+    """A CI step worth telling: one command that checks or builds the project, by its command
+    in the one command vocabulary, else by what its name says it does (``ci_role``). A step
+    of several commands is a script (setting up, copying, fixing permissions); one that
+    installs, caches, uploads or deploys is CI's plumbing; and a build for what only CI's
+    environment names (``cargo build --target "$TARGET"``, a matrix's) is an artifact of its
+    release matrix, not how the next agent builds the project. A check CI parametrises
+    (``--shard=${{ matrix.shard }}/4``, a PR's refs) is still the gate every change meets."""
+    if _ONE_COMMAND.search(recipe.runs):
+        return False
+    role = ci_role(recipe)
+    if role == "build" and "$" in recipe.runs:
+        return False
+    return checks_or_builds(replace(recipe, role=role))
+
+
+#: Words a step's name may open with before saying what it does ("Run tests").
+_RUN_WORDS = frozenset({"run", "runs", "running"})
+
+
+def ci_role(recipe: Recipe) -> str:
+    """What a CI step does: its command's role when the one command vocabulary knows the
+    command (``npm ci`` installs whatever the step is called), else the role its name's first
+    word says -- a step's name says what it does first ("Build site", "Validate version.json
+    with CUE", "Run tests"): "Create test application" and "Clean test application" name a
+    test app, they run no test."""
+    known = role_of_commands(recipe.runs)
+    if known != "other":
+        return known
+    words = [word for word in recipe.name.lower().split() if word]
+    while words and words[0] in _RUN_WORDS:
+        words = words[1:]
+    return (role_of_name(words[0]) if words else None) or "other"
+
+
 def one_line(recipe: Recipe) -> bool:
     """A command someone would type: one short line of shell, not a script."""
     return "\n" not in recipe.runs and len(recipe.runs) <= MAX_COMMAND_CHARS
 
 
+def _key(recipe: Recipe) -> str:
+    """What tells two recipes of a file apart: how each is typed, and for a CI step also what
+    it runs -- the unnamed steps of one job share "CI ci.yml job test", and keyed by that
+    alone each replaced the one before, leaving only the job's last step told."""
+    return f"{recipe.invocation}\0{recipe.runs}" if recipe.source == CI else recipe.invocation
+
+
+def _steps_taken_out(current: dict[str, tuple[SeenFile, Recipe]], look: SeenFile
+                     ) -> tuple[dict[str, tuple[SeenFile, Recipe]], list[Recipe]]:
+    """``current`` without the CI steps an edit took out, and those steps: a step keyed by
+    what it runs is not replaced by its new version, so a step whose line the edit replaced
+    and no longer holds goes."""
+    if look.how != "edit" or not look.replaced:
+        return current, []
+    replaced = {line.strip() for line in look.replaced.splitlines()}
+    kept = {line.strip() for line in look.text.splitlines()}
+    gone = [key for key, (_, recipe) in current.items() if recipe.source == CI
+            and recipe.quote in replaced and recipe.quote not in kept]
+    return ({key: pair for key, pair in current.items() if key not in gone},
+            [current[key][1] for key in gone])
+
+
+def _in_job_of(recipe: Recipe, gone: list[Recipe]) -> Recipe:
+    """An edit's CI step shown without its job (the fragment starts at the step) takes the
+    job of the step it replaced."""
+    if recipe.source != CI or " job " in recipe.invocation or not gone:
+        return recipe
+    return replace(recipe, invocation=gone[0].invocation,
+                   name=recipe.name if recipe.name != "run" else gone[0].name)
+
+
 def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
-    """Invocation -> (look, recipe) for the file as the session left it, each recipe with the
-    look that last changed it: a write or edit that leaves a recipe as it was (a rewrite that
-    bumps a version, an edit's context line) keeps the look it was known from."""
+    """Key (``_key``) -> (look, recipe) for the file as the session left it, each recipe with
+    the look that last changed it: a write or edit that leaves a recipe as it was (a rewrite
+    that bumps a version, an edit's context line) keeps the look it was known from."""
     current: dict[str, tuple[SeenFile, Recipe]] = {}
     for look in looks:
         # the name first: a file that is no runner is not rendered (reads.SeenFile)
         recipes = parse_recipes(look.path, look.text) if recipe_format(look.path) else []
+        current, gone = _steps_taken_out(current, look)
+        recipes = [_in_job_of(recipe, gone) for recipe in recipes]
         before = current
         if look.how in ("read", "write") and recipes:
             current = {}
@@ -266,14 +357,14 @@ def _as_left(looks: list[SeenFile]) -> dict[str, tuple[SeenFile, Recipe]]:
             if look.how == "edit" and same is not None:
                 # an edit's fragment hides the package manager: the whole file named it
                 recipe = replace(recipe, invocation=same.invocation)
-            known = before.get(recipe.invocation)
+            known = before.get(_key(recipe))
             kept = look.how != "read" and (
                 (known is not None and known[1].runs == recipe.runs)
                 or (look.how == "edit" and _unchanged_line(recipe, look.replaced)))
             if kept:  # as it was: known from its earlier look, else from this one as seen
-                current[recipe.invocation] = known or (replace(look, how="read"), recipe)
+                current[_key(recipe)] = known or (replace(look, how="read"), recipe)
             else:
-                current[recipe.invocation] = (look, recipe)
+                current[_key(recipe)] = (look, recipe)
     return current
 
 
@@ -339,9 +430,51 @@ _TOLD = re.compile(r"`([^`]+)` runs `")
 def one_fact_per_command(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``candidates`` without a tested-by or built-with that names a recipe a recipes fact of
     the same session already tells (``bun run typecheck`` beside "`bun run typecheck` runs
-    `turbo run typecheck`"): one command, one fact, the one that says what it runs."""
+    `turbo run typecheck`"): one command, one fact, the one that says what it runs; nor one
+    whose form a lesson shows failing (``failing_forms``) when no run it cites is that form
+    without a setting (``only_with_settings``): the lesson tells the one that works."""
     told = {invocation for found in candidates if found["rule"] == "recipes"
             for invocation in _TOLD.findall(found["object"])}
+    failing = failing_forms(candidates)
     return [found for found in candidates
-            if not (found["rule"] == "tooling" and found["object"] in told
-                    and found["predicate"] in ("core/tested-by", "core/built-with"))]
+            if not (found["rule"] == "tooling"
+                    and found["predicate"] in ("core/tested-by", "core/built-with")
+                    and (found["object"] in told
+                         or (found["object"] in failing and only_with_settings(found))))]
+
+
+_CITED_RUN = re.compile(r"^transcript#L\d+: (.*)$", re.S)
+_SEGMENT = re.compile(r"&&|\|\||[;|\n]")
+_LEADING_SETTING = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*\s")
+
+
+def only_with_settings(found: dict[str, Any]) -> bool:
+    """Every run a fact cites carried a ``NAME=value`` setting in front of a command (pure): a
+    form keeps no setting, so the plain form it tells was never seen passing."""
+    runs = [match[1] for item in found.get("evidence") or ()
+            if (match := _CITED_RUN.match(str(item)))]
+    return bool(runs) and all(any(_LEADING_SETTING.match(part.strip() + " ")
+                                  for part in _SEGMENT.split(run)) for run in runs)
+
+
+#: A lesson of another form: "`pytest -q` fails: E; `PYTHONPATH=. pytest -q` works".
+_FORM_LESSON = re.compile(r"^`(?P<failed>[^`]+)` fails\b.*; `(?P<works>[^`]+)` works$", re.S)
+
+
+def failing_forms(candidates: list[dict[str, Any]]) -> set[str]:
+    """The command forms (``tooling.command_form``) a lesson of the same capture shows
+    failing where another form of the command worked: "`pytest -q` fails: No module named
+    'opk'; `PYTHONPATH=. pytest -q` works" makes ``pytest`` no way to test the project, though
+    the runs behind it passed with the setting (a form keeps no setting); the lesson says
+    the form that works. A lesson whose two forms are one (the code was fixed) says nothing
+    against the form."""
+    forms = set()
+    for found in candidates:
+        lesson = _FORM_LESSON.match(str(found["object"])) \
+            if found["predicate"] == "core/failure-mode" else None
+        if lesson is None or lesson["failed"].strip() == lesson["works"].strip():
+            continue
+        runs = invocations(lesson["failed"])
+        if runs:
+            forms.add(command_form(runs[-1].argv))
+    return forms
