@@ -230,7 +230,7 @@ _LETS_STEP = lazy_regex(
 #: A thing made bigger or smaller once ("make the descriptions longer", "make these
 #: cards more compact"): a change to what is in hand.
 _MADE_MORE = lazy_regex(
-    _OPENING + r"make\s+(?:the|these|those|this|that|our|all|its|their)\b[^.;:!?]{1,60}?\b"
+    r"(?:" + _OPENING + r"|\b)make\s+(?:the|these|those|this|that|our|all|its|their)\b[^.;:!?]{1,60}?\b"
     r"(?:longer|shorter|bigger|smaller|wider|narrower|larger|richer|simpler|clearer|darker|"
     r"lighter|faster|slower|more\s+\w+|less\s+\w+)\b", re.IGNORECASE)
 #: A "don't" about the things in hand ("do not create any new unit tests", "don't delete

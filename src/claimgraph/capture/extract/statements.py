@@ -65,6 +65,7 @@ from claimgraph.capture.extract.standing import (
     LEANS_BACK, NEEDS_NOW, for_provisional_work, not_one_rule, task_scoped)
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.carried_out import names_a_removed_file
+from claimgraph.logic.for_the_day import cannot_be_read_alone, steers_the_day
 from claimgraph.logic.standalone import not_standalone, offers_a_step
 
 #: Why a sentence that only picks one of the options the agent just offered ("let's go with
@@ -366,9 +367,12 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView,
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
-    alone = not_standalone(sentence)
+    alone = not_standalone(sentence) or cannot_be_read_alone(sentence)
     if alone:
         return f"does not stand alone: {alone}"
+    day = steers_the_day(sentence)
+    if day:
+        return f"for today: {day}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
@@ -724,9 +728,12 @@ def _request_not_stored(sentence: str, view: SessionView) -> str | None:
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
-    alone = not_standalone(sentence)
+    alone = not_standalone(sentence) or cannot_be_read_alone(sentence)
     if alone:
         return f"does not stand alone: {alone}"
+    day = steers_the_day(sentence)
+    if day:
+        return f"for today: {day}"
     return None if view.project else "no known project"
 
 
