@@ -109,10 +109,16 @@ def about_the_reply(sentence: str) -> str | None:
 
 
 #: The people's own next act, as the occasion of the sentence: "before we merge", "once we
-#: have …", "after I push", "when you're done", "once that is done". A kind of event
-#: ("before merging", "after each release", "when a test fails") is a rule's occasion.
+#: start …", "after I push", "when you're done", "once that is done". Only the acts of the
+#: session's own flow (going on, starting, committing, merging, pushing): a milestone of the
+#: project ("after we release 2.0, drop Python 3.8", "until we migrate the last customer")
+#: is when a decision takes effect, and a kind of event ("before merging", "after each
+#: release", "when a test fails") is a rule's occasion.
+_FLOW = (r"(?:continue|proceed|move on|go on|go any further|go further|begin|start|get started|"
+         r"dive in|commit|merge|push|implement|test|try|run|do anything|make any|write any|"
+         r"change anything|touch|finish|wrap up)\b")
 _OUR_ACT = lazy_regex(
-    r"\b(?:before|after|once|until|till)\s+(?:we|i)\s+(?!(?:ever|always|never)\b)\w+|"
+    r"\b(?:before|after|once)\s+(?:we|i)\s+(?:can\s+|will\s+|actually\s+|even\s+)?" + _FLOW + r"|"
     r"\b(?:when|once|after)\s+(?:you(?:'re|'ve| are| have)|we(?:'re|'ve| are| have)|"
     r"i(?:'m|'ve| am| have)|that(?:'s| is| has been)|this(?:'s| is| has been)|it(?:'s| is| has "
     r"been))\s+(?:all\s+)?(?:done|finished|complete|completed|through|merged)\b",
