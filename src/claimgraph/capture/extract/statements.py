@@ -27,7 +27,10 @@ task"), with no end of its own.
 
 A sentence that only picks one of the options the agent just laid out ("let's go with Apache",
 "we'll stick with cookie sessions") is never stored as itself, whatever its score: ``picks``
-stores it with the option it names (``offered``).
+stores it with the option it names (``offered``). Whatever path keeps a sentence, it is
+still not stored when it only steers the day (an order about the reply, a step of today's
+order of work) or cannot be read alone (a pick whose options are elsewhere, one thing pointed
+at without a name, an aspiration naming nothing): ``logic.for_the_day``.
 
 The phrase lists that decided this before the model live in ``capture.classify.phrases``. They
 stay, as features of the model, as proposals the model may veto, and as ``classify`` (re-exported
