@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.logic.for_the_day import (
-    ORDER, PICK, PRONOUN, REPLY, UNNAMED, VAGUE, about_the_reply, bare_pick,
-    cannot_be_read_alone, no_thing_named, order_of_work, pronoun_subject, steers_the_day,
-    unnamed_thing)
+    ORDER, PICK, REPLY, UNNAMED, VAGUE, about_the_reply, bare_pick, cannot_be_read_alone,
+    no_thing_named, order_of_work, steers_the_day, unnamed_thing)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -127,24 +126,3 @@ def test_an_aspiration_that_names_nothing_is_vague(sentence):
 ])
 def test_an_aspiration_about_a_named_thing_is_not_vague(sentence):
     assert no_thing_named(sentence) is None
-
-
-@pytest.mark.parametrize("sentence", [
-    "it should not be in the header but instead below",
-    "But that should be occasional, not something asked every time",
-    "these must stay private",
-    "ok, they shouldn't retry more than twice",
-])
-def test_a_pronoun_subject_before_a_modal_cannot_be_read_alone(sentence):
-    assert pronoun_subject(sentence) == PRONOUN
-    assert cannot_be_read_alone(sentence) == PRONOUN
-
-
-@pytest.mark.parametrize("sentence", [
-    "this page should load without a network connection",  # names its subject
-    "The uploader must retry on a 503",
-    "it's fine",  # no modal: left to the other checks
-    "make sure it works offline",
-])
-def test_a_named_subject_or_no_modal_is_not_a_pronoun_subject(sentence):
-    assert pronoun_subject(sentence) is None

@@ -28,9 +28,6 @@ that only steer the day"). A sentence steers only the day when:
   kind, with nothing after it that says which): which one is only in the messages around
   it. A plural or a kind ("the generated files", "tests") is a class that outlasts the
   task, and is left to the other checks.
-- **its subject is a pronoun for something said before** (``pronoun_subject``): "it should
-  not be in the header but below", "but that should be occasional": a modal says what must be
-  so of a thing only the conversation names ("this page should …" names it).
 - **it is a vague aspiration** (``no_thing_named``): once the words of wanting, of quality
   and of the whole ("the code", "everything") are taken out, nothing is left: no thing of
   the project named, no property a later session could check ("I want everything to be
@@ -38,8 +35,8 @@ that only steer the day"). A sentence steers only the day when:
 
 A word that says the sentence holds beyond today ("always", "never", "from now on", "by
 default", "whenever", "every time") keeps it from the first two tests: "never reply with code
-blocks" is a standing way to answer, "always run the linter before we push" a rule. The
-others ask whether the sentence can be read alone, which no such word changes.
+blocks" is a standing way to answer, "always run the linter before we push" a rule. The last
+three ask whether the sentence can be read alone, which no such word changes.
 
 Pure: text in, a reason (or None) out. Precision first: each test fires only on the
 structure it names, and when unsure it lets the sentence through to the other checks.
@@ -209,23 +206,6 @@ def unnamed_thing(sentence: str) -> str | None:
     return UNNAMED if _POINTED.match(sentence.strip()) else None
 
 
-#: A bare pronoun as the subject of a modal ("it should not be in the header", "but that
-#: should be occasional", "these must stay private"): what must be so is named only in the
-#: messages before. "This project should …" names its subject and is not this shape.
-_PRONOUN_SUBJECT = lazy_regex(
-    r"^\W*(?:(?:ok(?:ay)?|yes|yeah|no|nope|so|and|but|well|hmm+|also|then|i think|i guess)"
-    r"[,!.…]*\s+)*(?:it|that|this|they|those|these)\s+(?:should|must|shall|needs? to|has to|"
-    r"have to|will|would|can|could|shouldn'?t|mustn'?t|won'?t|can'?t|cannot|may|might)\b",
-    re.IGNORECASE)
-PRONOUN = "its subject is a pronoun for something said before"
-
-
-def pronoun_subject(sentence: str) -> str | None:
-    """Why ``sentence`` says what must be so of a thing it does not name (module docstring),
-    or None: its subject is a bare pronoun before a modal."""
-    return PRONOUN if _PRONOUN_SUBJECT.match(sentence) else None
-
-
 #: Words of wanting, of degree and of quality, the whole of what is made, and the words
 #: that hold a sentence together: what is left once they go is what the sentence names.
 _FRAME_WORDS = frozenset(
@@ -269,5 +249,4 @@ def steers_the_day(sentence: str) -> str | None:
 def cannot_be_read_alone(sentence: str) -> str | None:
     """Why ``sentence`` says nothing once the conversation around it is gone (a bare pick, a
     thing pointed at without a name, a vague aspiration), or None."""
-    return (bare_pick(sentence) or unnamed_thing(sentence) or pronoun_subject(sentence)
-            or no_thing_named(sentence))
+    return bare_pick(sentence) or unnamed_thing(sentence) or no_thing_named(sentence)
