@@ -156,9 +156,10 @@ def order_of_work(sentence: str) -> str | None:
 
 #: An option named by its label or its place, or the agent's suggestion named as such.
 _PICKED = lazy_regex(
-    r"\b(?:option|approach|choice|alternative|variant|plan|proposal|solution)\s*#?\s*"
-    r"(?:\d+|[a-e])\b|#\d+\b|\b(?:the\s+)?(?:first|second|third|fourth|last|other|former|"
-    r"latter)\s+(?:one|option|approach|choice|alternative|proposal|solution)?\b|"
+    r"\b(?:option|approach|choice|alternative|variant|proposal|solution)\s*#?\s*"
+    r"(?:\d+|[a-e])\b|#\d+\b|\b(?:the\s+)?(?:first|second|third|fourth|last|other)\s+"
+    r"(?:one|option|approach|choice|alternative|proposal|solution)\b|"
+    r"\bthe\s+(?:first|second|third|fourth|last|other|former|latter)\b|"
     r"\b(?:your|the)\s+(?:suggest(?:ed|ion)|recommend(?:ed|ation)|proposed|proposal)\b"
     r"(?:\s+(?:one|option|approach|solution|plan|fix|way))?|\bwhat you (?:suggest(?:ed)?|"
     r"recommend(?:ed)?|proposed?)\b", re.IGNORECASE)
@@ -222,9 +223,9 @@ _FRAME_WORDS = frozenset(
     "high-quality lightweight minimal straightforward awesome amazing perfect "
     "production-ready well high standard standards practice practices improve improved "
     "improving improvement improvements code codebase project app application product "
-    "software system solution work working job tool library overall experience at this "
+    "software system solution work working job tool library experience at "
     "maintain use read understand follow following mind yourself ourselves together "
-    "and/or etc level top notch state-of-the-art industry best-in-class".split())
+    "etc level top notch state-of-the-art industry best-in-class".split())
 VAGUE = "a vague aspiration: no thing of the project named"
 _MIN_WORDS = 4
 
