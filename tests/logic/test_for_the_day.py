@@ -67,12 +67,11 @@ def test_a_procedure_for_a_kind_of_event_is_not_a_step_of_today(sentence):
 
 
 @pytest.mark.parametrize("sentence", [
-    "Let's go with option 3",
-    "Yeah for the plan we should do Option B",
-    "ok, the second one",
     "use your suggested approach",
     "go with what you recommended",
-    "approach A sounds good",
+    "ok, the latter",
+    "Yeah, let's do proposal 2",
+    "sounds good, your recommendation it is",
 ])
 def test_a_pick_whose_options_are_elsewhere_cannot_be_read_alone(sentence):
     assert bare_pick(sentence) == PICK
@@ -81,11 +80,14 @@ def test_a_pick_whose_options_are_elsewhere_cannot_be_read_alone(sentence):
 
 @pytest.mark.parametrize("sentence", [
     "Use your suggested approach, those that require proprietary licensing we must omit",
-    "go with option 2 but keep the cache in SQLite",
+    "go with your recommendation but keep the cache in SQLite",
     "Let's go with Postgres",
     "the first release must support Windows",
+    # read by ``reconcile``, which rewrites them to the option's text
+    "Let's go with option 3",
+    "ok, the second one",
 ])
-def test_a_pick_that_says_more_or_picks_by_name_is_left_alone(sentence):
+def test_a_pick_that_says_more_or_that_reconcile_reads_is_left_alone(sentence):
     assert bare_pick(sentence) is None
 
 

@@ -18,11 +18,12 @@ that only steer the day"). A sentence steers only the day when:
   "when you're done, …", "… and then move on to …", "first … then …" said of "we" or "I"):
   the occasion is one event of this session, not a kind of event ("before merging", "after
   each release" name a kind, and are rules for it).
-- **it is a pick whose options are not in it** (``bare_pick``): it names an option by its
-  label or its place ("option 2", "approach B", "the second one", "your suggestion") and
-  says nothing else of its own once the pick is taken out: what was picked is in the agent's
-  message, which the fact does not carry. (A pick the session resolves is stored with its
-  option, ``picks``; this is the pick no option was found for.)
+- **it is a pick whose options are not in it** (``bare_pick``): it names what it picks only
+  as the agent's ("your suggested approach", "what you recommended", "the latter", "proposal
+  2") and says nothing else of its own once the pick is taken out: what was picked is in the
+  agent's message, which the fact does not carry. (A pick by name is stored with its option,
+  ``picks``; a pick by "option 2" or "the second one" is rewritten to its option's text by
+  ``reconcile``; this is the pick neither reads.)
 - **it points at one thing of the conversation without naming it** (``unnamed_thing``): a
   directive whose object is "the function", "the file", "the test" (one thing of a generic
   kind, with nothing after it that says which): which one is only in the messages around
@@ -154,12 +155,14 @@ def order_of_work(sentence: str) -> str | None:
     return None
 
 
-#: An option named by its label or its place, or the agent's suggestion named as such.
+#: An option named in a way nothing else resolves: the agent's suggestion named as such ("your
+#: suggested approach", "what you recommended"), "the former" or "the latter", a proposal, a
+#: variant or a solution by label, "#3". A pick by "option 2", "approach B" or position ("the
+#: second one") is not here: ``reconcile`` rewrites it to the text of the option it names,
+#: or drops it when no earlier message lists one.
 _PICKED = lazy_regex(
-    r"\b(?:option|approach|choice|alternative|variant|proposal|solution)\s*#?\s*"
-    r"(?:\d+|[a-e])\b|#\d+\b|\b(?:the\s+)?(?:first|second|third|fourth|last|other)\s+"
-    r"(?:one|option|approach|choice|alternative|proposal|solution)\b|"
-    r"\bthe\s+(?:first|second|third|fourth|last|other|former|latter)\b|"
+    r"\b(?:variant|proposal|solution)\s*#?\s*(?:\d+|[a-e])\b|#\d+\b|"
+    r"\bthe\s+(?:former|latter)\b|"
     r"\b(?:your|the)\s+(?:suggest(?:ed|ion)|recommend(?:ed|ation)|proposed|proposal)\b"
     r"(?:\s+(?:one|option|approach|solution|plan|fix|way))?|\bwhat you (?:suggest(?:ed)?|"
     r"recommend(?:ed)?|proposed?)\b", re.IGNORECASE)
