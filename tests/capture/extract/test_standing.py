@@ -50,6 +50,8 @@ def test_a_sentence_tied_to_the_work_at_hand_is_for_today(sentence):
     ("do not create any new fixtures", "an act done once for the task"),
     ("I don't want to delete these files", "an act done once for the task"),
     ("make the card titles shorter", "an act done once for the task"),
+    ("for all the pages we link to make the summaries longer and more detailed",
+     "an act done once for the task"),  # the comparative after a scope, not at the head
     ("No, let's expand the exporter's checks and guidance", "a step of today's plan"),
     ("then let's make sure our cli and gui support the new fields", "a step of today's plan"),
     ("I'd love to see a first draft of the migration", "a request to the agent"),

@@ -314,3 +314,22 @@ def test_a_sentence_that_does_not_stand_alone_is_not_stored():
     assert kept("The service should be as simple as possible. The service should be more "
                 "robust for production use.") == []
     assert kept("Always use uv for dependencies.") == ["Always use uv for dependencies"]
+
+
+def test_an_order_that_only_steers_the_day_is_not_stored():
+    """An order about the reply, a step of today's order of work and an order about one thing
+    pointed at: the model or the lasting rule may keep
+    each ("Do not …" reads like a prohibition), but none governs later work
+    (logic/for_the_day.py). The rule beside them, with the same surface, still stands."""
+    def kept(message: str) -> list[str]:
+        session = Session()
+        session.prompt(message)
+        session.event("assistant", text="Understood.")
+        return [c["object"] for c in session.extract(ROOT) if c["rule"] == "statements"]
+
+    assert kept("Do not reply with code, just explain the plan.") == []
+    assert kept("Do not rename the function.") == []
+    assert kept("Instead of finishing the tests, I would like to merge and publish, and then "
+                "move on to the exporter.") == []
+    assert kept("Don't use mocks, just use real SQLite files.") == [
+        "Don't use mocks, just use real SQLite files"]

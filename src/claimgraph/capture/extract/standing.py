@@ -228,9 +228,11 @@ _LETS_STEP = lazy_regex(
     r"(?:[\w-]+\s+){0,6}(?:supports?|works?|handles?|covers?|includes?|has|have))\b",
     re.IGNORECASE)
 #: A thing made bigger or smaller once ("make the descriptions longer", "make these
-#: cards more compact"): a change to what is in hand.
+#: cards more compact"), wherever the order stands in the sentence ("for all the projects we
+#: reference, make the descriptions longer"): a comparative is measured against the thing as
+#: it is today, and once the change is made it asks for nothing more.
 _MADE_MORE = lazy_regex(
-    _OPENING + r"make\s+(?:the|these|those|this|that|our|all|its|their)\b[^.;:!?]{1,60}?\b"
+    r"\bmake\s+(?:the|these|those|this|that|our|all|its|their)\b[^.;:!?]{1,60}?\b"
     r"(?:longer|shorter|bigger|smaller|wider|narrower|larger|richer|simpler|clearer|darker|"
     r"lighter|faster|slower|more\s+\w+|less\s+\w+)\b", re.IGNORECASE)
 #: A "don't" about the things in hand ("do not create any new unit tests", "don't delete

@@ -27,7 +27,10 @@ task"), with no end of its own.
 
 A sentence that only picks one of the options the agent just laid out ("let's go with Apache",
 "we'll stick with cookie sessions") is never stored as itself, whatever its score: ``picks``
-stores it with the option it names (``offered``).
+stores it with the option it names (``offered``). Whatever path keeps a sentence, it is
+still not stored when it only steers the day (an order about the reply, a step of today's
+order of work) or cannot be read alone (a pick whose options are elsewhere, one thing pointed
+at without a name, an aspiration naming nothing): ``logic.for_the_day``.
 
 The phrase lists that decided this before the model live in ``capture.classify.phrases``. They
 stay, as features of the model, as proposals the model may veto, and as ``classify`` (re-exported
@@ -65,6 +68,7 @@ from claimgraph.capture.extract.standing import (
     LEANS_BACK, NEEDS_NOW, for_provisional_work, not_one_rule, task_scoped)
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.carried_out import names_a_removed_file
+from claimgraph.logic.for_the_day import cannot_be_read_alone, steers_the_day
 from claimgraph.logic.standalone import not_standalone, offers_a_step
 
 #: Why a sentence that only picks one of the options the agent just offered ("let's go with
@@ -366,9 +370,12 @@ def _not_stored(verdict: Any, sentence: str, view: SessionView,
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
-    alone = not_standalone(sentence)
+    alone = not_standalone(sentence) or cannot_be_read_alone(sentence)
     if alone:
         return f"does not stand alone: {alone}"
+    day = steers_the_day(sentence)
+    if day:
+        return f"for today: {day}"
     if verdict.label != "personal" and not view.project:
         return "no known project"
     return None
@@ -724,9 +731,12 @@ def _request_not_stored(sentence: str, view: SessionView) -> str | None:
     garbled = not_one_rule(sentence)
     if garbled:
         return f"not one rule: {garbled}"
-    alone = not_standalone(sentence)
+    alone = not_standalone(sentence) or cannot_be_read_alone(sentence)
     if alone:
         return f"does not stand alone: {alone}"
+    day = steers_the_day(sentence)
+    if day:
+        return f"for today: {day}"
     return None if view.project else "no known project"
 
 
