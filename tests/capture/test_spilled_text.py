@@ -6,6 +6,7 @@ whoever asks for it, and what is kept of recent reads stays within its bound."""
 from __future__ import annotations
 
 import os
+import sys
 import zlib
 from pathlib import Path
 
@@ -68,8 +69,9 @@ def test_a_text_read_again_soon_is_the_same_string_and_the_recent_ones_stay_boun
         assert spill._recent_bytes <= Spill.RECENT_BYTES
     assert held[0].text() is not first and held[0].text() == texts[0]  # pushed out meanwhile
     assert huge.text() == "y" * 3000 and len(spill._recent) <= 4
-    assert sum(where & 0xFFFFFFFF for where in spill._recent) == spill._recent_bytes
-    assert all(where & 0xFFFFFFFF <= Spill.RECENT_MAX_ONE for where in spill._recent)
+    sizes = [sys.getsizeof(text) for text, _ in spill._recent.values()]
+    assert sum(sizes) == spill._recent_bytes <= Spill.RECENT_BYTES
+    assert all(size <= Spill.RECENT_MAX_ONE for size in sizes)
 
 
 def test_a_full_spill_keeps_the_text_compressed_in_memory(tmp_path: Path, monkeypatch) -> None:

@@ -38,6 +38,7 @@ import contextlib
 import contextvars
 import dataclasses
 import os
+import sys
 import tempfile
 import zlib
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -87,20 +88,21 @@ class Spill:
     #: that took the last of it would fail that pass and every later one of the session, since
     #: the space comes back only when the pass ends.
     RESERVE = 64 << 20
-    #: The texts last read back (``text``), at most this many bytes of them: a rule often
-    #: reads an event's text twice in a row (is it a failure, then what does it say), and a
-    #: quarter of a pass's reads were such repeats (measured on the 50 MB benchmark: 9,100 of
-    #: 38,800 reads with 32 KB kept, 9,650 with 256 KB). A string read again is the same one.
-    RECENT_BYTES = 256 * 1024
-    #: A longer text is not kept: it would push out all the others.
-    RECENT_MAX_ONE = 64 * 1024
+    #: The texts last read back (``text``), at most this many bytes of memory (the strings'
+    #: own size): a rule often reads an event's text twice in a row (is it a failure, then
+    #: what does it say), and a quarter of a pass's reads were such repeats (measured on the
+    #: 50 MB benchmark: ~9,100 of 38,800 reads with 32 KB kept, ~9,600 with 128 KB, ~9,650
+    #: with 256 KB). A string read again is the same one.
+    RECENT_BYTES = 128 * 1024
+    #: A bigger text is not kept: it would push out all the others.
+    RECENT_MAX_ONE = 32 * 1024
 
     def __init__(self, directory: str | None = None) -> None:
         self._fd = _unnamed_file(directory)
         self._pending = bytearray()
         self._flushed = 0
         self._full = False  # a write failed: what comes next stays in memory
-        self._recent: dict[int, str] = {}  # where -> text, oldest first (``text``)
+        self._recent: dict[int, tuple[str, int]] = {}  # where -> (text, size), oldest first
         self._recent_bytes = 0
 
     def put(self, data: bytes) -> int | None:
@@ -129,19 +131,17 @@ class Spill:
         """The text ``put`` kept as UTF-8 at ``where``; one of the last read is given again
         (``RECENT_BYTES``)."""
         recent = self._recent
-        found = recent.pop(where, None)
-        if found is not None:
-            recent[where] = found  # the newest again
-            return found
+        kept = recent.pop(where, None)
+        if kept is not None:
+            recent[where] = kept  # the newest again
+            return kept[0]
         found = self.get(where).decode("utf-8", "surrogatepass")
-        size = where & 0xFFFFFFFF
+        size = sys.getsizeof(found)
         if size <= self.RECENT_MAX_ONE:
-            recent[where] = found
+            recent[where] = (found, size)
             self._recent_bytes += size
             while self._recent_bytes > self.RECENT_BYTES:
-                oldest = next(iter(recent))
-                del recent[oldest]
-                self._recent_bytes -= oldest & 0xFFFFFFFF
+                self._recent_bytes -= recent.pop(next(iter(recent)))[1]
         return found
 
     def flush(self) -> None:
