@@ -1,12 +1,11 @@
-"""A spilled text is kept in the pass's spill as its UTF-8, not compressed, and the last
-ones read back are given again (capture/packed.py ``_SpilledText``, ``Spill.text``; issue
-29): every read gives the same string as before, the compressed form is still there for
-whoever asks for it, and what is kept of recent reads stays within its bound."""
+"""A spilled text is kept in the pass's spill as its UTF-8, not compressed (capture/packed.py
+``_SpilledText``; issue 29): every read gives the same string as before, the compressed
+form is still there for whoever asks for it, and a text the spill cannot take is compressed
+in memory as before."""
 
 from __future__ import annotations
 
 import os
-import sys
 import zlib
 from pathlib import Path
 
@@ -48,30 +47,8 @@ def test_a_spilled_text_and_its_head_are_the_text_whatever_it_holds(text: str,
     with spilling():
         held = held_text(text)
     assert isinstance(held, packed._SpilledText)
-    assert held.text() == text and held.text() == text  # read back, then from the recent ones
+    assert held.text() == text
     assert held.head(chars) == text[:chars]
-
-
-def test_a_text_read_again_soon_is_the_same_string_and_the_recent_ones_stay_bounded(
-        tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(Spill, "RECENT_BYTES", 4096)
-    monkeypatch.setattr(Spill, "RECENT_MAX_ONE", 2048)
-    texts = [f"{n:04d} " + "x" * 1000 for n in range(10)]
-    with spilling(str(tmp_path)):
-        held = [held_text(text) for text in texts]
-        huge = held_text("y" * 3000)
-        spill = packed._SPILL.get()
-    assert spill is not None
-    first = held[0].text()
-    assert held[0].text() is first  # kept: not read back again
-    for one, text in zip(held, texts):
-        assert one.text() == text
-        assert spill._recent_bytes <= Spill.RECENT_BYTES
-    assert held[0].text() is not first and held[0].text() == texts[0]  # pushed out meanwhile
-    assert huge.text() == "y" * 3000 and len(spill._recent) <= 4
-    sizes = [sys.getsizeof(text) for text, _ in spill._recent.values()]
-    assert sum(sizes) == spill._recent_bytes <= Spill.RECENT_BYTES
-    assert all(size <= Spill.RECENT_MAX_ONE for size in sizes)
 
 
 def test_a_full_spill_keeps_the_text_compressed_in_memory(tmp_path: Path, monkeypatch) -> None:

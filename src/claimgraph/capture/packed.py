@@ -19,9 +19,8 @@ unnamed file beside the store (``Spill``), read back on each use, so a packed st
 its small handle whatever its length; rules that hold long texts for a while use the same
 (``HeldTexts``, ``kept_bytes``). There a text is its UTF-8 as it is (``_SpilledText``, since
 session 25): compressed, it cost the same memory, ~0.1 s of zlib per 50 MB to pack and more
-to inflate again on each of the rules' reads; and the spill gives the last texts read back
-again without reading them (``Spill.text``). Only a text the spill cannot take (no spill, or
-no room) is compressed, in memory.
+to inflate again on each of the rules' reads. Only a text the spill cannot take (no spill,
+or no room) is compressed, in memory.
 
 ``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
 property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
@@ -38,7 +37,6 @@ import contextlib
 import contextvars
 import dataclasses
 import os
-import sys
 import tempfile
 import zlib
 from collections.abc import Collection, Iterator, Mapping, Sequence
@@ -78,7 +76,7 @@ class Spill:
     or would leave the store's file system short of room (``RESERVE``), leaves the strings
     from then on in memory, as without a spill; nothing is lost."""
 
-    __slots__ = ("_fd", "_pending", "_flushed", "_full", "_recent", "_recent_bytes")
+    __slots__ = ("_fd", "_pending", "_flushed", "_full")
 
     #: Bytes gathered before a write: one ``write`` per ~100 packed strings, not one each.
     BUFFER = 256 * 1024
@@ -88,22 +86,12 @@ class Spill:
     #: that took the last of it would fail that pass and every later one of the session, since
     #: the space comes back only when the pass ends.
     RESERVE = 64 << 20
-    #: The texts last read back (``text``), at most this many bytes of memory (the strings'
-    #: own size): a rule often reads an event's text twice in a row (is it a failure, then
-    #: what does it say), and a quarter of a pass's reads were such repeats (measured on the
-    #: 50 MB benchmark: ~9,100 of 38,800 reads with 32 KB kept, ~9,600 with 128 KB, ~9,650
-    #: with 256 KB). A string read again is the same one.
-    RECENT_BYTES = 128 * 1024
-    #: A bigger text is not kept: it would push out all the others.
-    RECENT_MAX_ONE = 32 * 1024
 
     def __init__(self, directory: str | None = None) -> None:
         self._fd = _unnamed_file(directory)
         self._pending = bytearray()
         self._flushed = 0
         self._full = False  # a write failed: what comes next stays in memory
-        self._recent: dict[int, tuple[str, int]] = {}  # where -> (text, size), oldest first
-        self._recent_bytes = 0
 
     def put(self, data: bytes) -> int | None:
         """Where ``data`` now lives (``offset << 32 | size``), or None if it cannot be kept
@@ -126,23 +114,6 @@ class Spill:
             start = offset - self._flushed
             return bytes(self._pending[start:start + size])
         return os.pread(self._fd, size, offset)
-
-    def text(self, where: int) -> str:
-        """The text ``put`` kept as UTF-8 at ``where``; one of the last read is given again
-        (``RECENT_BYTES``)."""
-        recent = self._recent
-        kept = recent.pop(where, None)
-        if kept is not None:
-            recent[where] = kept  # the newest again
-            return kept[0]
-        found = self.get(where).decode("utf-8", "surrogatepass")
-        size = sys.getsizeof(found)
-        if size <= self.RECENT_MAX_ONE:
-            recent[where] = (found, size)
-            self._recent_bytes += size
-            while self._recent_bytes > self.RECENT_BYTES:
-                self._recent_bytes -= recent.pop(next(iter(recent)))[1]
-        return found
 
     def flush(self) -> None:
         """The buffer to the file; on a failed write it stays the buffer's, readable there."""
@@ -273,7 +244,7 @@ class _SpilledText(_Spilled):
         return zlib.compress(self._spill.get(self._where), _LEVEL)
 
     def text(self) -> str:
-        return self._spill.text(self._where)
+        return self._spill.get(self._where).decode("utf-8", "surrogatepass")
 
     def head(self, chars: int) -> str:
         raw = self._spill.get(self._where, 4 * chars + 4)
