@@ -14,10 +14,13 @@ Rules must not keep what they read of a packed event for the whole extraction (e
 is a new string): ``extract.actions``, ``extract.reads`` and ``extract.writes`` keep the
 event instead.
 
-During a capture pass the compressed bytes themselves are not in memory: ``spilling`` puts
-them in an unnamed file beside the store (``Spill``), read back on each use, so a packed
-string costs its small handle whatever its length; rules that hold long texts for a while
-use the same (``HeldTexts``, ``kept_bytes``).
+During a capture pass the bytes themselves are not in memory: ``spilling`` puts them in an
+unnamed file beside the store (``Spill``), read back on each use, so a packed string costs
+its small handle whatever its length; rules that hold long texts for a while use the same
+(``HeldTexts``, ``kept_bytes``). There a text is its UTF-8 as it is (``_SpilledText``, since
+session 25): compressed, it cost the same memory, ~0.1 s of zlib per 50 MB to pack and more
+to inflate again on each of the rules' reads. Only a text the spill cannot take (no spill,
+or no room) is compressed, in memory.
 
 ``PackedEvent`` is an ``Event`` whose ``text`` slot holds the compressed bytes behind a
 property; ``PackedFields`` is the read-only mapping of its ``extras`` whose big strings are
@@ -78,10 +81,10 @@ class Spill:
     #: Bytes gathered before a write: one ``write`` per ~100 packed strings, not one each.
     BUFFER = 256 * 1024
     #: Free space a spill never takes, beyond as much again as it holds: the spill sits on
-    #: the store's file system, and the pass writes its evidence (about the spill's size: the
-    #: same cleaned text, compressed) and the store after it. A spill that took the last of
-    #: it would fail that pass and every later one of the session, since the space comes back
-    #: only when the pass ends.
+    #: the store's file system, and the pass writes its evidence (the same cleaned text,
+    #: compressed: less than the spill, which holds it plain) and the store after it. A spill
+    #: that took the last of it would fail that pass and every later one of the session, since
+    #: the space comes back only when the pass ends.
     RESERVE = 64 << 20
 
     def __init__(self, directory: str | None = None) -> None:
@@ -101,8 +104,12 @@ class Spill:
             self.flush()
         return where
 
-    def get(self, where: int) -> bytes:
+    def get(self, where: int, limit: int | None = None) -> bytes:
+        """The bytes ``put`` returned ``where`` for; with ``limit``, at most that many of
+        their head."""
         offset, size = where >> 32, where & 0xFFFFFFFF
+        if limit is not None:
+            size = min(size, limit)
         if offset >= self._flushed:  # still in the buffer
             start = offset - self._flushed
             return bytes(self._pending[start:start + size])
@@ -224,12 +231,39 @@ class _Spilled(_Zipped):
         return self._spill.get(self._where)
 
 
+class _SpilledText(_Spilled):
+    """A string whose UTF-8 is in a ``Spill`` as it is, not compressed: in the spill a text
+    costs the process its handle either way, so compressing it (and inflating it on each of
+    the rules' reads, ~7 reads per text over a pass) bought nothing but CPU. ``data`` still
+    gives the compressed bytes a ``_Zipped`` holds."""
+
+    __slots__ = ()
+
+    @property  # type: ignore[override]  # what a _Zipped of the same text holds
+    def data(self) -> bytes:
+        return zlib.compress(self._spill.get(self._where), _LEVEL)
+
+    def text(self) -> str:
+        return self._spill.get(self._where).decode("utf-8", "surrogatepass")
+
+    def head(self, chars: int) -> str:
+        raw = self._spill.get(self._where, 4 * chars + 4)
+        return codecs.utf_8_decode(raw, "surrogatepass", False)[0][:chars]
+
+
 def _zipped(text: str) -> _Zipped:
-    """``_Zipped(text)``, its bytes in the spill ``spilling`` installed if there is one."""
-    held = _Zipped(text)
+    """``_Zipped(text)``; under ``spilling``, its UTF-8 in the spill (``_SpilledText``), or
+    compressed in memory as without one when the spill takes no more."""
     spill = _SPILL.get()
-    where = spill.put(held.data) if spill is not None else None
-    return held if where is None else _Spilled(where, spill)  # type: ignore[arg-type]
+    if spill is None:
+        return _Zipped(text)
+    raw = text.encode("utf-8", "surrogatepass")
+    where = spill.put(raw)
+    if where is None:
+        held = object.__new__(_Zipped)
+        held.data = zlib.compress(raw, _LEVEL)
+        return held
+    return _SpilledText(where, spill)
 
 
 def kept_bytes(data: bytes) -> _Zipped:
