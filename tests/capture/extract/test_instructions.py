@@ -147,9 +147,9 @@ def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
     session = Session()
     session.write(f"{ROOT}/docs/cleanup-report.md", "# Report\n\n- Keep the current history\n"
                   "- Use read-only keys when possible\n")
-    session.write(f"{ROOT}/CLAUDE.md", "# Rules\n\n- Always use pathlib for paths\n")
+    session.write(f"{ROOT}/CLAUDE.md", "# Rules\n\n- Always use pathlib for paths in `src/`\n")
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
-        "Always use pathlib for paths"]
+        "Always use pathlib for paths in `src/`"]
 
 
 def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
@@ -184,11 +184,11 @@ def test_an_instruction_file_keeps_what_the_session_added():
     loads (tests/capture/extract/test_loaded_anyway.py): what the project now says."""
     session = Session(agent="codex")
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
-                 output="# Rules\n\n- Always use pathlib for paths\n")
-    session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths\n",
-                 "- Always use pathlib for paths\n- Never push to main\n")
+                 output="# Rules\n\n- Always use pathlib for paths in `src/`\n")
+    session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths in `src/`\n",
+                 "- Always use pathlib for paths in `src/`\n- Never push to main\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Always use pathlib for paths", "Never push to main"}
+    assert objects == {"Always use pathlib for paths in `src/`", "Never push to main"}
 
 
 def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
@@ -239,9 +239,9 @@ def test_a_prose_file_outside_the_instruction_files_gives_no_marked_rules():
                  output="Do this:\n\n1. Run the script once.\n"
                         "  **IMPORTANT** You must always run the script from the root.\n")
     session.tool("Read", {"file_path": f"{ROOT}/src/db.ts"},
-                 output="// IMPORTANT: Always update the schema when the table changes\n")
+                 output="// IMPORTANT: Always update schema.sql when the table changes\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Always update the schema when the table changes"}
+    assert objects == {"Always update schema.sql when the table changes"}
 
 
 DESIGN_PAGE = """# Widgets
@@ -297,9 +297,9 @@ def test_a_docs_page_the_session_wrote_into_keeps_what_it_added():
 def test_an_instruction_file_read_still_gives_its_imperatives():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"},
-                 output="# Rules\n\n- Use tabs for indentation\n")
+                 output="# Rules\n\n- Use tabs for indentation in `*.go` files\n")
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
-        "Use tabs for indentation"]
+        "Use tabs for indentation in `*.go` files"]
 
 
 def test_prompts_for_sub_agents_skills_and_commands_are_not_the_projects_rules():
