@@ -56,16 +56,18 @@ _PRODUCT = lazy_regex(r"^[A-Z][a-z]+\.js$")
 _SETTING = lazy_regex(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S+")
 #: The words that end just before a command the line tells its reader to run.
 _RUN = lazy_regex(r"\b(?:run|runs|running|execute|invoke|call)\s+(?:the\s+)?$", re.IGNORECASE)
+_FOLDER_WORD = lazy_regex(r"(?<![\w/.-])[a-z][\w-]*[a-z0-9](?![\w/-])")
 _WORD = lazy_regex(r"[a-z0-9]+")
 #: A program word at the head of a command (``pnpm``, ``./scripts/check.sh``, ``uv``).
 _PROGRAM = lazy_regex(r"^(?:\./)?[\w][\w./-]*$")
 
 
 def anchor(line: str, project: str | None, parts: Iterable[str] = (),
-           programs: Iterable[str] = ()) -> str | None:
+           programs: Iterable[str] = (), folders: Iterable[str] = ()) -> str | None:
     """What in ``line`` belongs to this project (the first found), or None when it names
     nothing of it. ``project`` is the project's name, ``parts`` the names of the files and
-    folders the session saw in it, ``programs`` the programs of the commands it ran."""
+    folders the session saw in it (named in a code span), ``programs`` the programs of the
+    commands it ran, ``folders`` the folders it saw (lowercase), named as a word of the line."""
     for path in _paths(line):
         return path
     setting = _SETTING.search(line)
@@ -84,6 +86,10 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
     for span in spans:
         if span.strip() in known:
             return span.strip()
+    named = frozenset(folder for folder in folders if len(folder) > 3)
+    for word in _FOLDER_WORD.findall(_CODE_SPAN.sub(" ", line).lower()):
+        if word in named:
+            return word
     return None
 
 

@@ -186,9 +186,9 @@ def test_an_instruction_file_keeps_what_the_session_added():
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
                  output="# Rules\n\n- Always use pathlib for paths in `src/`\n")
     session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths in `src/`\n",
-                 "- Always use pathlib for paths in `src/`\n- Never push to main\n")
+                 "- Always use pathlib for paths in `src/`\n- Never edit `gen/` by hand\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Always use pathlib for paths in `src/`", "Never push to main"}
+    assert objects == {"Always use pathlib for paths in `src/`", "Never edit `gen/` by hand"}
 
 
 def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():

@@ -45,8 +45,7 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
 from claimgraph.capture.extract.loaded_anyway import loaded_anyway
-from claimgraph.capture.extract.prose import (injected_files, split_sentences,
-                                              without_injected)
+from claimgraph.capture.extract.prose import injected_files, split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import command_text
@@ -162,6 +161,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     anyway = loaded_anyway(view, seen)
     parts = project_parts([looks[-1].cited for looks in seen.values() if looks[-1].cited],
                           view.project)
+    seen_folders = frozenset(folder.lower() for looks in seen.values() if looks[-1].cited
+                             for folder in looks[-1].cited.split("/")[:-1])
     for looks in seen.values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
@@ -175,8 +176,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         own = session_added_lines(looks) if cited in anyway else None
-        written = session_added_lines(looks) if not _docs_page(cited) else added
-        pointed = _pointed_at(view, cited, looks)
+        pointed = any(look.attached for look in looks)  # the person asked to follow it
+        folders = seen_folders - frozenset(cited.lower().split("/")[:-1])
         found: dict[str, str] = {}
         for look in looks:
             scopes = line_scopes(look.text, _own_names(view, cited), parts) \
@@ -189,8 +190,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     continue  # a procedure's step; a design doc's line; a spec's MUST
                 if own is not None and line not in own:
                     continue  # the next agent of this harness loads the file: a repeat
-                if not _docs_page(cited) and not pointed and line not in written \
-                        and anchor(line, view.project, parts, _programs(view)) is None:
+                if not _docs_page(cited) and not pointed and anchor(
+                        line, view.project, parts, _programs(view), folders) is None:
                     continue  # names nothing of this project: advice any guide could give
                 stored = scoped(rule, scopes.get(line, ""))
                 if stored is None:
@@ -312,17 +313,6 @@ def _ran(view: SessionView) -> list[str]:
         return [text for call in v.calls() for text in [command_text(call)]
                 if text and v.outcome(call) == OK]
     return list(view.remembered("instructions.ran", compute))
-
-
-def _pointed_at(view: SessionView, cited: str, looks: list[SeenFile]) -> bool:
-    """The person pointed the session at the file: attached it to a prompt (``@CONTRIBUTING.md``)
-    or named it in one ("follow docs/STYLE.md"). Its rules are then what the person asked the
-    work to follow, whatever they name."""
-    if any(look.attached for look in looks):
-        return True
-    prompts = view.remembered("instructions.prompts", lambda v: [
-        without_injected(event.text) for event in v.transcript.events if event.is_human_prompt])
-    return any(_names(text, cited, "") for text in prompts if "." in text)
 
 
 def _programs(view: SessionView) -> frozenset[str]:
