@@ -68,7 +68,7 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
     nothing of it. ``project`` is the project's name, ``parts`` the names of the files and
     folders the session saw in it (named in a code span), ``programs`` the programs of the
     commands it ran, ``folders`` the folders it saw (lowercase), named as a word of the line."""
-    for path in _paths(line):
+    for path in _paths(line, frozenset(parts) | frozenset(folders)):
         return path
     setting = _SETTING.search(line)
     if setting:
@@ -93,10 +93,12 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
     return None
 
 
-def _paths(line: str) -> Iterable[str]:
-    """The paths a line names: any in a code span; outside one, only a folder written with its
-    trailing slash, a path of three or more parts or a file name with its extension --
-    "tree/detail" or "client/server" in prose are two words, "Node.js" a product."""
+def _paths(line: str, seen: frozenset[str]) -> Iterable[str]:
+    """The paths a line names: a folder written with its trailing slash, a path of three or
+    more parts, a file name with its extension, or -- in a code span -- two names joined by a
+    slash of which one is a folder or file the session saw (``src/lib``) or a scoped package
+    (``@repo/result``); "tree/detail" in
+    prose and `async/await` in code are two words, "Node.js" a product."""
     spans = _CODE_SPAN.findall(line)
     prose = _CODE_SPAN.sub(" ", line)
     for text, in_code in [*((span, True) for span in spans), (prose, False)]:
@@ -106,8 +108,10 @@ def _paths(line: str) -> Iterable[str]:
                 continue
             if "://" in text[max(0, match.start() - 12):match.end()]:
                 continue  # a URL names another site, not a file of the project
-            if not in_code and not (found.endswith("/") or found.count("/") >= 2
-                                    or (_FILE.search(found) and not _PRODUCT.match(found))):
+            if not (found.endswith("/") or found.count("/") >= 2 or found.startswith(".")
+                    or (in_code and found.startswith("@"))  # a scoped package: `@repo/ui`
+                    or (_FILE.search(found) and not _PRODUCT.match(found))
+                    or (in_code and any(part in seen for part in found.split("/")))):
                 continue
             yield found
 

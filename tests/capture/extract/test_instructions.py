@@ -398,3 +398,45 @@ def test_a_page_named_by_its_date_or_number_is_a_record():
         assert not is_instruction_file(cited), cited
     for cited in ("docs/v2-migration.md", "docs/http2.md", "packages/chat/CLAUDE.md"):
         assert is_instruction_file(cited), cited
+
+
+STYLE_GUIDE = """# Contributing
+
+## Style
+
+- Use absolute imports
+- Never catch `Exception` - catch specific exceptions
+- Do not hand-edit generated files in `dist/`
+- Run `pnpm test` before pushing
+- Keep billing code free of network calls
+"""
+
+
+def test_a_guide_keeps_only_the_lines_that_name_something_of_the_project():
+    """Advice any guide of the language could give is not a rule of this project; a line
+    naming a path, a command, or a folder the session saw is (logic/binds_project.py)."""
+    session = Session(agent="codex")
+    session.tool("Read", {"file_path": f"{ROOT}/src/billing/invoice.ts"}, output="export {}\n")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"}, output=STYLE_GUIDE)
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert objects == {"Do not hand-edit generated files in `dist/`",
+                       "Run `pnpm test` before pushing",
+                       "Keep billing code free of network calls"}
+
+
+def test_generic_advice_the_session_wrote_into_a_guide_is_not_kept_either():
+    session = Session()
+    session.write(f"{ROOT}/AGENTS.md", "# Rules\n\n- Use plan mode for any non-trivial task\n"
+                  "- Never edit `gen/` by hand\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Never edit `gen/` by hand"}
+
+
+def test_a_marked_comment_needs_a_name_of_the_project_beyond_its_own_folder():
+    """A comment in ``src/auth/`` that says "auth" names only where it stands."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/src/auth/service.ts"},
+                 output="// CRITICAL: The auth key must match the user's key\n"
+                        "// IMPORTANT: Always update schema.sql when a table changes\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Always update schema.sql when a table changes"}
