@@ -31,6 +31,14 @@ session added to a docs page that was there before (``session_added_lines``) is 
 documenting its own work, which may overstate it: when it gives a command the session never
 ran (a subcommand it wrote into the CLI reference and never registered), it is not kept.
 
+A guide's line (and a marked comment) counts only when it names something of this project
+(``logic.binds_project``): a path, a command the session ran or the line says to run, a setting,
+the project's name, or a file or folder of it the session saw. "Use absolute imports", "Never
+catch `Exception`", "Use plan mode for any non-trivial task" name nothing of it: advice any
+guide could give, which the next agent follows or hears anyway. The lines the session wrote are
+held to the same test (generic advice the agent added is no project rule); a file the person
+attached to a prompt is not: they asked the work to follow it.
+
 A line keeps the part of the project its item label, parent bullet or heading names
 (``instruction_scope``): "No direct CLI or I/O concerns" under "- **core-lib**:" is a rule
 of that crate, not of the project.
