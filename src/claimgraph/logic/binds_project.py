@@ -68,12 +68,13 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
     nothing of it. ``project`` is the project's name, ``parts`` the names of the files and
     folders the session saw in it (named in a code span), ``programs`` the programs of the
     commands it ran, ``folders`` the folders it saw (lowercase), named as a word of the line."""
-    for path in _paths(line, frozenset(parts) | frozenset(folders)):
+    parts, folders = frozenset(parts), frozenset(folders)
+    for path in _paths(line, parts | folders):
         return path
     setting = _SETTING.search(line)
     if setting:
-        return setting[0]
-    spans = _CODE_SPAN.findall(line)
+        return str(setting[0])
+    spans: list[str] = _CODE_SPAN.findall(line)
     ran = frozenset(programs)
     for span in spans:
         head = span.split()[0] if span.split() else ""
@@ -87,7 +88,8 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
         if span.strip() in known:
             return span.strip()
     named = frozenset(folder for folder in folders if len(folder) > 3)
-    for word in _FOLDER_WORD.findall(_CODE_SPAN.sub(" ", line).lower()):
+    words: list[str] = _FOLDER_WORD.findall(_CODE_SPAN.sub(" ", line).lower())
+    for word in words:
         if word in named:
             return word
     return None
