@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.logic.binds_project import anchor, programs_of
+from claimgraph.logic.binds_project import anchor
 
 
 @pytest.mark.parametrize("line", [
@@ -58,11 +58,6 @@ def test_a_short_project_name_is_too_common_a_word_to_tell() -> None:
 def test_a_folder_counts_as_a_whole_word_only() -> None:
     assert anchor("Use the joiner pattern", "proj", folders=["join"]) is None
     assert anchor("Use the joins here", "proj", folders=["joins"]) == "joins"
-
-
-def test_programs_of_takes_each_command_head() -> None:
-    assert programs_of(["cd web && NODE_ENV=test pnpm test", "./scripts/check.sh --all",
-                        "git status | head"]) == {"pnpm", "check.sh", "git", "head"}
 
 
 def test_two_names_joined_by_a_slash_are_a_path_only_when_one_is_a_folder_seen() -> None:

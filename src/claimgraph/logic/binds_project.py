@@ -136,15 +136,3 @@ def _names_project(line: str, project: str) -> bool:
         return False
     spelled = r"[\s_.-]?".join(re.escape(word) for word in words)
     return re.search(r"(?<![a-z0-9])" + spelled + r"(?![a-z0-9])", line.lower()) is not None
-
-
-def programs_of(commands: Iterable[str]) -> frozenset[str]:
-    """The programs at the head of each command line (after ``cd …&&`` and ``VAR=x``)."""
-    found = set()
-    for command in commands:
-        for part in re.split(r"&&|\|\||;|\|", command):
-            words = [w for w in part.split() if not re.match(r"^[A-Za-z_][\w]*=", w)]
-            if words and words[0] not in ("cd", "sudo", "env", "time", "exec"):
-                if _PROGRAM.match(words[0]):
-                    found.add(_program(words[0]))
-    return frozenset(found)

@@ -440,3 +440,17 @@ def test_a_marked_comment_needs_a_name_of_the_project_beyond_its_own_folder():
                         "// IMPORTANT: Always update schema.sql when a table changes\n")
     assert {c["object"] for c in only(session.extract(), "x/convention")} == {
         "Always update schema.sql when a table changes"}
+
+
+def test_a_word_of_a_quoted_script_is_not_a_program_the_session_ran():
+    """``python -c "…; import x"`` ran python: "Use `import module` …" names no command."""
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "python -c 'import os; import sys'"],
+                           "workdir": ROOT}, output="", extras={"exit_code": 0})
+    session.tool("shell", {"command": ["bash", "-lc", "tox -e lint"], "workdir": ROOT},
+                 output="ok", extras={"exit_code": 0})
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Style\n\n- Use `import module` rather than `from module import x`\n"
+                        "- Use `tox -e lint` before pushing\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Use `tox -e lint` before pushing"}

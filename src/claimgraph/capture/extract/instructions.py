@@ -56,9 +56,9 @@ from claimgraph.capture.extract.loaded_anyway import loaded_anyway
 from claimgraph.capture.extract.prose import injected_files, split_sentences
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.statements import CONVENTION, classify
-from claimgraph.logic.binds_project import anchor, programs_of
+from claimgraph.logic.binds_project import anchor
 
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
@@ -324,9 +324,14 @@ def _ran(view: SessionView) -> list[str]:
 
 
 def _programs(view: SessionView) -> frozenset[str]:
-    """The programs of the commands the session ran that worked (``pnpm``, ``make``)."""
-    return frozenset(view.remembered("instructions.programs",
-                                     lambda v: programs_of(_ran(v))))
+    """The programs the session ran in calls that worked (``pnpm``, ``make``, ``check.sh``):
+    each simple command's first word as the shell reads it, never a word of a quoted script
+    (``python -c "…; import x"`` runs ``python``, not ``import``)."""
+    def compute(v: SessionView) -> frozenset[str]:
+        return frozenset(posixpath.basename(run.argv[0]) for call in v.calls()
+                         if v.outcome(call) == OK and (text := command_text(call))
+                         for run in invocations(text, call_cwd(call)) if run.argv[0] != "cd")
+    return frozenset(view.remembered("instructions.programs", compute))
 
 
 def _prose(cited: str) -> bool:
