@@ -416,7 +416,8 @@ def test_a_guide_keeps_only_the_lines_that_name_something_of_the_project():
     """Advice any guide of the language could give is not a rule of this project; a line
     naming a path, a command, or a folder the session saw is (logic/binds_project.py)."""
     session = Session(agent="codex")
-    session.tool("Read", {"file_path": f"{ROOT}/src/billing/invoice.ts"}, output="export {}\n")
+    session.tool("Read", {"file_path": f"{ROOT}/src/domain/billing/invoice.ts"},
+                 output="export {}\n")
     session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"}, output=STYLE_GUIDE)
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
     assert objects == {"Do not hand-edit generated files in `dist/`",
@@ -454,3 +455,17 @@ def test_a_word_of_a_quoted_script_is_not_a_program_the_session_ran():
                         "- Use `tox -e lint` before pushing\n")
     assert {c["object"] for c in only(session.extract(), "x/convention")} == {
         "Use `tox -e lint` before pushing"}
+
+
+def test_a_folder_word_ties_a_line_only_for_a_folder_below_the_scaffolding():
+    """``src/domain/shared/joins/`` is this project's; ``tests/`` and ``src/components/`` are
+    every project's, and "Keep tests fast" is advice, not a rule of the project."""
+    session = Session(agent="codex")
+    for path in ("src/domain/shared/joins/members.ts", "tests/unit/a.test.ts",
+                 "src/components/x.tsx"):
+        session.tool("Read", {"file_path": f"{ROOT}/{path}"}, output="export {}\n")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Style\n\n- Manual joins: Use the join helpers for rows without keys\n"
+                        "- Always keep components small\n- Never skip tests\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Manual joins: Use the join helpers for rows without keys"}

@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
@@ -62,6 +62,9 @@ from claimgraph.logic.binds_project import anchor
 
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
+#: How deep a folder the session saw must lie for its name, as a word, to tie a line to the
+#: project (``_domain_folders``).
+MIN_FOLDER_DEPTH = 2
 INSTRUCTION_FILES = frozenset({
     "claude.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules",
     "copilot-instructions.md", "contributing.md", "conventions.md", "style.md",
@@ -169,8 +172,7 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     anyway = loaded_anyway(view, seen)
     parts = project_parts([looks[-1].cited for looks in seen.values() if looks[-1].cited],
                           view.project)
-    seen_folders = frozenset(folder.lower() for looks in seen.values() if looks[-1].cited
-                             for folder in looks[-1].cited.split("/")[:-1])
+    seen_folders = _domain_folders(looks[-1].cited for looks in seen.values() if looks[-1].cited)
     for looks in seen.values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
@@ -321,6 +323,15 @@ def _ran(view: SessionView) -> list[str]:
         return [text for call in v.calls() for text in [command_text(call)]
                 if text and v.outcome(call) == OK]
     return list(view.remembered("instructions.ran", compute))
+
+
+def _domain_folders(paths: Iterable[str]) -> frozenset[str]:
+    """The names (lowercase) of the folders the session saw two or more levels below the root
+    (``joins`` of ``src/domain/shared/joins/x.ts``): a part of what this project is about. The
+    root's folders and theirs (``tests``, ``docs``, ``src/components``) are the scaffolding of
+    any project, and their names are common words of generic advice ("Keep tests fast")."""
+    return frozenset(folder.lower() for path in paths
+                     for folder in path.split("/")[:-1][MIN_FOLDER_DEPTH:])
 
 
 def _programs(view: SessionView) -> frozenset[str]:
