@@ -64,3 +64,13 @@ def test_two_names_joined_by_a_slash_are_a_path_only_when_one_is_a_folder_seen()
     assert anchor("Use `async/await` for async operations", "proj", folders=["src"]) is None
     assert anchor("Keep `src/lib` pure", "proj", folders=["src"]) == "src/lib"
     assert anchor("Keep `./lib` pure", "proj") == "./lib"
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("Always wrap every outbound call in the `circuit_breaker` helper", "circuit_breaker"),
+    ("Do not rewrite arg arrays with `startsWith('./')` heuristics", "startsWith"),
+])
+def test_a_name_made_up_in_code_is_the_projects_or_the_api_its_rule_is_about(
+        line: str, found: str) -> None:
+    assert anchor(line, "proj") == found
+    assert anchor(line.replace("`", ""), "proj") is None  # in prose it is not read as code

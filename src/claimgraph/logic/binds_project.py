@@ -20,6 +20,8 @@ line binds the project when it names one of (``anchor``):
 - a command the session ran: a code span whose first word is a program the session ran
   successfully (``pnpm test`` after the session ran ``pnpm install``);
 - a setting: ``NAME=value`` (``NODE_ENV=test``);
+- a name made up in code, in a code span: snake_case or lowerCamelCase (``circuit_breaker``,
+  ``startsWith('./')``): a helper of the project or an API the rule is about;
 - the project's own name, or the name of a file or folder of it the session saw, written
   in a code span (``mementor-lib``): the guide speaks of this project's parts.
 
@@ -56,7 +58,11 @@ _PRODUCT = lazy_regex(r"^[A-Z][a-z]+\.js$")
 _SETTING = lazy_regex(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S+")
 #: The words that end just before a command the line tells its reader to run.
 _RUN = lazy_regex(r"\b(?:run|runs|running|execute|invoke|call)\s+(?:the\s+)?$", re.IGNORECASE)
+#: A word of prose that may be a folder's name.
 _FOLDER_WORD = lazy_regex(r"(?<![\w/.-])[a-z][\w-]*[a-z0-9](?![\w/-])")
+#: A name someone made up in code: snake_case or lowerCamelCase (``circuit_breaker``,
+#: ``startsWith``), not one word of the language (``Exception``, ``async``, ``import``).
+_COMPOUND = lazy_regex(r"(?<!\w)(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*[A-Z]\w*)(?!\w)")
 _WORD = lazy_regex(r"[a-z0-9]+")
 #: A program word at the head of a command (``pnpm``, ``./scripts/check.sh``, ``uv``).
 _PROGRAM = lazy_regex(r"^(?:\./)?[\w][\w./-]*$")
@@ -81,6 +87,10 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
         if _PROGRAM.match(head) and (_program(head) in ran and len(span.split()) >= 2
                                      or _RUN.search(line.split("`" + span + "`")[0])):
             return span
+    for span in spans:
+        named = _COMPOUND.search(span)
+        if named:
+            return str(named[0])
     if project and _names_project(line, project):
         return project
     known = frozenset(part for part in parts if len(part) > 2)

@@ -469,3 +469,19 @@ def test_a_folder_word_ties_a_line_only_for_a_folder_below_the_scaffolding():
                         "- Always keep components small\n- Never skip tests\n")
     assert {c["object"] for c in only(session.extract(), "x/convention")} == {
         "Manual joins: Use the join helpers for rows without keys"}
+
+
+def test_a_guide_the_person_asked_the_session_to_write_keeps_all_its_rules():
+    """What the person asked to have written down is theirs; the same file written on the
+    agent's own initiative is held to the test like any guide."""
+    guide = "# Rules\n\n- Keep the API stable\n- Never edit `gen/` by hand\n"
+    asked = Session()
+    asked.prompt("Write our contribution rules down in CONTRIBUTING.md.")
+    asked.write(f"{ROOT}/CONTRIBUTING.md", guide)
+    assert {c["object"] for c in only(asked.extract(), "x/convention")} == {
+        "Keep the API stable", "Never edit `gen/` by hand"}
+    unasked = Session()
+    unasked.prompt("Tidy the repository.")
+    unasked.write(f"{ROOT}/CONTRIBUTING.md", guide)
+    assert {c["object"] for c in only(unasked.extract(), "x/convention")} == {
+        "Never edit `gen/` by hand"}

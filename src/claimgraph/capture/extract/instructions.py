@@ -37,7 +37,8 @@ the project's name, or a file or folder of it the session saw. "Use absolute imp
 catch `Exception`", "Use plan mode for any non-trivial task" name nothing of it: advice any
 guide could give, which the next agent follows or hears anyway. The lines the session wrote are
 held to the same test (generic advice the agent added is no project rule); a file the person
-attached to a prompt is not: they asked the work to follow it.
+attached to a prompt is not (they asked the work to follow it), nor a guide the session created
+after the person named it in a prompt (the rules they asked to have written down).
 
 A line keeps the part of the project its item label, parent bullet or heading names
 (``instruction_scope``): "No direct CLI or I/O concerns" under "- **core-lib**:" is a rule
@@ -53,7 +54,8 @@ from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
 from claimgraph.capture.extract.loaded_anyway import loaded_anyway
-from claimgraph.capture.extract.prose import injected_files, split_sentences
+from claimgraph.capture.extract.prose import (injected_files, split_sentences,
+                                              without_injected)
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
@@ -186,7 +188,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         own = session_added_lines(looks) if cited in anyway else None
-        pointed = any(look.attached for look in looks)  # the person asked to follow it
+        pointed = any(look.attached for look in looks) or (  # the person asked to follow it
+            looks[0].how == "write" and _named_by_person(view, cited))  # or to write it
         folders = seen_folders - frozenset(cited.lower().split("/")[:-1])
         found: dict[str, str] = {}
         for look in looks:
@@ -323,6 +326,14 @@ def _ran(view: SessionView) -> list[str]:
         return [text for call in v.calls() for text in [command_text(call)]
                 if text and v.outcome(call) == OK]
     return list(view.remembered("instructions.ran", compute))
+
+
+def _named_by_person(view: SessionView, cited: str) -> bool:
+    """A prompt the person typed names the file ("Write our contribution rules down in
+    CONTRIBUTING.md"): a guide the session then created holds the rules they asked for."""
+    prompts = view.remembered("instructions.prompts", lambda v: [
+        without_injected(event.text) for event in v.transcript.events if event.is_human_prompt])
+    return any(_names(text, cited, "") for text in prompts)
 
 
 def _domain_folders(paths: Iterable[str]) -> frozenset[str]:
