@@ -88,9 +88,9 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
                                      or _RUN.search(line.split("`" + span + "`")[0])):
             return span
     for span in spans:
-        named = _COMPOUND.search(span)
-        if named:
-            return str(named[0])
+        made_up = _COMPOUND.search(span)
+        if made_up:
+            return str(made_up[0])
     if project and _names_project(line, project):
         return project
     known = frozenset(part for part in parts if len(part) > 2)
