@@ -549,7 +549,7 @@ def windows_session(path: Path, *, remote: str | None) -> Session:
         records += session.tool("Bash", {"command": "git remote -v"},
                                 f"origin\t{remote} (fetch)\norigin\t{remote} (push)\n")
     records += session.tool("Read", {"file_path": WINDOWS_CWD + "\\AGENTS.md"},
-                            "1\t# Working here\n2\t\n3\t- Never commit directly to main.\n")
+                            "1\t# Working here\n2\t\n3\t- Never edit `gen/` by hand.\n")
     session.write(*records)
     return session
 
@@ -569,7 +569,7 @@ def test_a_windows_session_that_shows_its_remote_is_filed_under_that_repository(
         cited = [e for f in facts for e in f.get("evidence") or []]
     finally:
         store.close()
-    assert "AGENTS.md: `- Never commit directly to main.`" in cited  # cited from its root
+    assert "AGENTS.md: `- Never edit `gen/` by hand.`" in cited  # cited from its root
     assert {f["scope"] for f in facts} == {"github.com/acme/shop"}
     assert not any("C:\\" in str(e) or str(tmp_path) in str(e) for e in cited)
 

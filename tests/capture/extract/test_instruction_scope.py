@@ -14,18 +14,18 @@ GUIDE = """# shop
 
 - **shop-core**: All business logic and storage,
   behind traits the other crates implement.
-  No direct terminal output.
+  No direct calls to `print_line`.
 
 - **shop-cli**: Argument parsing and output formatting.
-  Always print through `Console`.
+  Always print through `console_out`.
 
 ## Frontend
 
-- Prefer named exports.
+- Prefer named exports in `*.tsx` files.
 
 ## Code style
 
-- Keep functions under 40 lines.
+- Keep functions in `src/` under 40 lines.
 """
 
 
@@ -37,17 +37,17 @@ def test_a_later_line_of_a_labelled_item_keeps_the_items_label():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"}, output=GUIDE)
     found = conventions(session)
-    assert "shop-core: No direct terminal output" in found
-    assert "shop-cli: Always print through `Console`" in found
-    assert "No direct terminal output" not in found
+    assert "shop-core: No direct calls to `print_line`" in found
+    assert "shop-cli: Always print through `console_out`" in found
+    assert "No direct calls to `print_line`" not in found
 
 
 def test_a_heading_that_names_a_layer_scopes_its_lines_and_a_topic_does_not():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"}, output=GUIDE)
     found = conventions(session)
-    assert "Frontend: Prefer named exports" in found
-    assert "Keep functions under 40 lines" in found
+    assert "Frontend: Prefer named exports in `*.tsx` files" in found
+    assert "Keep functions in `src/` under 40 lines" in found
 
 
 def test_a_parent_bullet_naming_a_folder_scopes_the_items_under_it():
@@ -89,8 +89,8 @@ def test_a_scope_the_rule_names_itself_is_not_repeated():
 
 
 def test_a_line_whose_part_cannot_be_stated_is_not_kept():
-    cut = "  No direct terminal output.\n- Always run `cargo fmt`.\n"
-    assert line_scopes(cut)["No direct terminal output."] is UNKNOWN
+    cut = "  No direct calls to `print_line`.\n- Always run `cargo fmt`.\n"
+    assert line_scopes(cut)["No direct calls to `print_line`."] is UNKNOWN
     long = ("## Rules for everything under `web/` and its generated clients\n\n"
             "- Never edit by hand.\n")
     assert line_scopes(long)["- Never edit by hand."] is UNKNOWN

@@ -147,9 +147,9 @@ def test_a_docs_page_the_agent_created_is_its_report_not_a_project_rule():
     session = Session()
     session.write(f"{ROOT}/docs/cleanup-report.md", "# Report\n\n- Keep the current history\n"
                   "- Use read-only keys when possible\n")
-    session.write(f"{ROOT}/CLAUDE.md", "# Rules\n\n- Always use pathlib for paths\n")
+    session.write(f"{ROOT}/CLAUDE.md", "# Rules\n\n- Always use pathlib for paths in `src/`\n")
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
-        "Always use pathlib for paths"]
+        "Always use pathlib for paths in `src/`"]
 
 
 def test_a_docs_page_the_project_had_still_counts_when_the_session_edits_it():
@@ -184,11 +184,11 @@ def test_an_instruction_file_keeps_what_the_session_added():
     loads (tests/capture/extract/test_loaded_anyway.py): what the project now says."""
     session = Session(agent="codex")
     session.tool("Read", {"file_path": f"{ROOT}/CLAUDE.md"},
-                 output="# Rules\n\n- Always use pathlib for paths\n")
-    session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths\n",
-                 "- Always use pathlib for paths\n- Never push to main\n")
+                 output="# Rules\n\n- Always use pathlib for paths in `src/`\n")
+    session.edit(f"{ROOT}/CLAUDE.md", "- Always use pathlib for paths in `src/`\n",
+                 "- Always use pathlib for paths in `src/`\n- Never edit `gen/` by hand\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Always use pathlib for paths", "Never push to main"}
+    assert objects == {"Always use pathlib for paths in `src/`", "Never edit `gen/` by hand"}
 
 
 def test_a_read_look_keeps_the_shown_output_and_gives_the_file_text():
@@ -239,9 +239,9 @@ def test_a_prose_file_outside_the_instruction_files_gives_no_marked_rules():
                  output="Do this:\n\n1. Run the script once.\n"
                         "  **IMPORTANT** You must always run the script from the root.\n")
     session.tool("Read", {"file_path": f"{ROOT}/src/db.ts"},
-                 output="// IMPORTANT: Always update the schema when the table changes\n")
+                 output="// IMPORTANT: Always update schema.sql when the table changes\n")
     objects = {c["object"] for c in only(session.extract(), "x/convention")}
-    assert objects == {"Always update the schema when the table changes"}
+    assert objects == {"Always update schema.sql when the table changes"}
 
 
 DESIGN_PAGE = """# Widgets
@@ -297,9 +297,9 @@ def test_a_docs_page_the_session_wrote_into_keeps_what_it_added():
 def test_an_instruction_file_read_still_gives_its_imperatives():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"},
-                 output="# Rules\n\n- Use tabs for indentation\n")
+                 output="# Rules\n\n- Use tabs for indentation in `*.go` files\n")
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
-        "Use tabs for indentation"]
+        "Use tabs for indentation in `*.go` files"]
 
 
 def test_prompts_for_sub_agents_skills_and_commands_are_not_the_projects_rules():
@@ -398,3 +398,90 @@ def test_a_page_named_by_its_date_or_number_is_a_record():
         assert not is_instruction_file(cited), cited
     for cited in ("docs/v2-migration.md", "docs/http2.md", "packages/chat/CLAUDE.md"):
         assert is_instruction_file(cited), cited
+
+
+STYLE_GUIDE = """# Contributing
+
+## Style
+
+- Use absolute imports
+- Never catch `Exception` - catch specific exceptions
+- Do not hand-edit generated files in `dist/`
+- Run `pnpm test` before pushing
+- Keep billing code free of network calls
+"""
+
+
+def test_a_guide_keeps_only_the_lines_that_name_something_of_the_project():
+    """Advice any guide of the language could give is not a rule of this project; a line
+    naming a path, a command, or a folder the session saw is (logic/binds_project.py)."""
+    session = Session(agent="codex")
+    session.tool("Read", {"file_path": f"{ROOT}/src/domain/billing/invoice.ts"},
+                 output="export {}\n")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"}, output=STYLE_GUIDE)
+    objects = {c["object"] for c in only(session.extract(), "x/convention")}
+    assert objects == {"Do not hand-edit generated files in `dist/`",
+                       "Run `pnpm test` before pushing",
+                       "Keep billing code free of network calls"}
+
+
+def test_generic_advice_the_session_wrote_into_a_guide_is_not_kept_either():
+    session = Session()
+    session.write(f"{ROOT}/AGENTS.md", "# Rules\n\n- Use plan mode for any non-trivial task\n"
+                  "- Never edit `gen/` by hand\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Never edit `gen/` by hand"}
+
+
+def test_a_marked_comment_needs_a_name_of_the_project_beyond_its_own_folder():
+    """A comment in ``src/auth/`` that says "auth" names only where it stands."""
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/src/auth/service.ts"},
+                 output="// CRITICAL: The auth key must match the user's key\n"
+                        "// IMPORTANT: Always update schema.sql when a table changes\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Always update schema.sql when a table changes"}
+
+
+def test_a_word_of_a_quoted_script_is_not_a_program_the_session_ran():
+    """``python -c "…; import x"`` ran python: "Use `import module` …" names no command."""
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "python -c 'import os; import sys'"],
+                           "workdir": ROOT}, output="", extras={"exit_code": 0})
+    session.tool("shell", {"command": ["bash", "-lc", "tox -e lint"], "workdir": ROOT},
+                 output="ok", extras={"exit_code": 0})
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Style\n\n- Use `import module` rather than `from module import x`\n"
+                        "- Use `tox -e lint` before pushing\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Use `tox -e lint` before pushing"}
+
+
+def test_a_folder_word_ties_a_line_only_for_a_folder_below_the_scaffolding():
+    """``src/domain/shared/joins/`` is this project's; ``tests/`` and ``src/components/`` are
+    every project's, and "Keep tests fast" is advice, not a rule of the project."""
+    session = Session(agent="codex")
+    for path in ("src/domain/shared/joins/members.ts", "tests/unit/a.test.ts",
+                 "src/components/x.tsx"):
+        session.tool("Read", {"file_path": f"{ROOT}/{path}"}, output="export {}\n")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Style\n\n- Manual joins: Use the join helpers for rows without keys\n"
+                        "- Always keep components small\n- Never skip tests\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Manual joins: Use the join helpers for rows without keys"}
+
+
+def test_a_guide_the_person_asked_the_session_to_write_keeps_all_its_rules():
+    """What the person asked to have written down is theirs; the same file written on the
+    agent's own initiative is held to the test like any guide."""
+    guide = "# Rules\n\n- Keep the API stable\n- Never edit `gen/` by hand\n"
+    asked = Session()
+    asked.prompt("Write our contribution rules down in CONTRIBUTING.md.")
+    asked.write(f"{ROOT}/CONTRIBUTING.md", guide)
+    assert {c["object"] for c in only(asked.extract(), "x/convention")} == {
+        "Keep the API stable", "Never edit `gen/` by hand"}
+    unasked = Session()
+    unasked.prompt("Tidy the repository.")
+    unasked.write(f"{ROOT}/CONTRIBUTING.md", guide)
+    assert {c["object"] for c in only(unasked.extract(), "x/convention")} == {
+        "Never edit `gen/` by hand"}

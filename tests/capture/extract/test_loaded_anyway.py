@@ -6,8 +6,8 @@ import pytest
 
 from .extract_helpers import ROOT, Session, only
 
-RULES = "# Rules\n\n- Always use tabs for indentation\n- Never push to main\n"
-BOTH = {"Always use tabs for indentation", "Never push to main"}
+RULES = "# Rules\n\n- Always use tabs in `*.go` files\n- Never edit `gen/` by hand\n"
+BOTH = {"Always use tabs in `*.go` files", "Never edit `gen/` by hand"}
 
 
 def rules_after(session: Session, project_root: str | None = None) -> set[str]:
@@ -43,10 +43,10 @@ def test_a_codex_shell_read_of_its_own_agents_md_is_a_repeat_too():
 def test_a_line_the_session_put_into_its_own_file_still_counts():
     """The file's own lines are what the next agent loads; the line the session added is what
     the project now says -- stored, and shown to every other agent."""
-    session = read(Session(), "CLAUDE.md", "# Rules\n\n- Always use tabs for indentation\n")
-    session.edit(f"{ROOT}/CLAUDE.md", "- Always use tabs for indentation\n",
-                 "- Always use tabs for indentation\n- Never push to main\n")
-    assert rules_after(session) == {"Never push to main"}
+    session = read(Session(), "CLAUDE.md", "# Rules\n\n- Always use tabs in `*.go` files\n")
+    session.edit(f"{ROOT}/CLAUDE.md", "- Always use tabs in `*.go` files\n",
+                 "- Always use tabs in `*.go` files\n- Never edit `gen/` by hand\n")
+    assert rules_after(session) == {"Never edit `gen/` by hand"}
     written = Session()
     written.write(f"{ROOT}/CLAUDE.md", RULES)
     assert rules_after(written) == BOTH  # written whole in the session

@@ -10,7 +10,7 @@ from claimgraph.capture.extract.session import SessionView
 
 from .extract_helpers import ROOT, Session, only
 
-GUIDE = "# Guide\n\n- Always run `make check` before committing.\n- Keep the API stable.\n"
+GUIDE = "# Guide\n\n- Always run `make check` before committing.\n- Keep `api/v1/` stable.\n"
 MAKEFILE = ("TAG ?= 1.0.0\n\n.PHONY: image test\nimage:\n\tpodman build -t app:$(TAG) .\n"
             "test:\n\tpytest -q\n")
 
@@ -44,8 +44,8 @@ def test_a_line_the_record_shows_replaced_leaves_its_fact_out():
     _guide_read(session)
     assert len(_conventions(session)) == 2
     _observed(session, "AGENTS.md", {2: "", 3: "- Always run `make verify` before committing.",
-                                     4: "- Keep the API stable."})  # the person's editor
-    assert _conventions(session) == {"Keep the API stable"}
+                                     4: "- Keep `api/v1/` stable."})  # the person's editor
+    assert _conventions(session) == {"Keep `api/v1/` stable"}
 
 
 def test_absence_from_a_snippet_proves_nothing():
@@ -87,7 +87,7 @@ def test_a_subagents_record_is_not_the_sessions():
     session = Session()
     _guide_read(session)
     _observed(session, "AGENTS.md", {2: "", 3: "- Always run `make verify` before committing.",
-                                     4: "- Keep the API stable."})
+                                     4: "- Keep `api/v1/` stable."})
     session.events[-1] = replace(session.events[-1], subagent_id="a1")
     assert observations(SessionView.of(session.transcript(), ROOT)) == {}
     assert len(_conventions(session)) == 2

@@ -71,7 +71,7 @@ def test_a_substitution_that_changes_a_quoted_line_leaves_that_fact_out():
     session = Session()
     session.tool("Read", {"file_path": f"{ROOT}/AGENTS.md"},
                  output="# Guide\n\n- Always run `make check` before committing.\n"
-                        "- Never edit generated files by hand.\n")
+                        "- Never edit `gen/` by hand.\n")
     session.bash("sed -i 's/make check/make verify/' AGENTS.md", output="")
     said = {fact["object"] for fact in only(session.extract(), "x/convention")}
-    assert said == {"Never edit generated files by hand"}
+    assert said == {"Never edit `gen/` by hand"}

@@ -31,6 +31,15 @@ session added to a docs page that was there before (``session_added_lines``) is 
 documenting its own work, which may overstate it: when it gives a command the session never
 ran (a subcommand it wrote into the CLI reference and never registered), it is not kept.
 
+A guide's line (and a marked comment) counts only when it names something of this project
+(``logic.binds_project``): a path, a command the session ran or the line says to run, a setting,
+the project's name, or a file or folder of it the session saw. "Use absolute imports", "Never
+catch `Exception`", "Use plan mode for any non-trivial task" name nothing of it: advice any
+guide could give, which the next agent follows or hears anyway. The lines the session wrote are
+held to the same test (generic advice the agent added is no project rule); a file the person
+attached to a prompt is not (they asked the work to follow it), nor a guide the session created
+after the person named it in a prompt (the rules they asked to have written down).
+
 A line keeps the part of the project its item label, parent bullet or heading names
 (``instruction_scope``): "No direct CLI or I/O concerns" under "- **core-lib**:" is a rule
 of that crate, not of the project.
@@ -40,19 +49,24 @@ from __future__ import annotations
 
 import posixpath
 import re
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.extract.instruction_scope import line_scopes, project_parts, scoped
 from claimgraph.capture.extract.loaded_anyway import loaded_anyway
-from claimgraph.capture.extract.prose import injected_files, split_sentences
+from claimgraph.capture.extract.prose import (injected_files, split_sentences,
+                                              without_injected)
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
-from claimgraph.capture.extract.shell import command_text
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.statements import CONVENTION, classify
+from claimgraph.logic.binds_project import anchor
 
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
+#: How deep a folder the session saw must lie for its name, as a word, to tie a line to the
+#: project (``_domain_folders``).
+MIN_FOLDER_DEPTH = 2
 INSTRUCTION_FILES = frozenset({
     "claude.md", "agents.md", "gemini.md", ".cursorrules", ".windsurfrules",
     "copilot-instructions.md", "contributing.md", "conventions.md", "style.md",
@@ -160,6 +174,7 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     anyway = loaded_anyway(view, seen)
     parts = project_parts([looks[-1].cited for looks in seen.values() if looks[-1].cited],
                           view.project)
+    seen_folders = _domain_folders(looks[-1].cited for looks in seen.values() if looks[-1].cited)
     for looks in seen.values():
         cited = looks[-1].cited
         if cited is None or " " in cited:
@@ -173,6 +188,9 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
         added = session_added_lines(looks) if _docs_page(cited) else frozenset()
         own = session_added_lines(looks) if cited in anyway else None
+        pointed = any(look.attached for look in looks) or (  # the person asked to follow it
+            looks[0].how == "write" and _named_by_person(view, cited))  # or to write it
+        folders = seen_folders - frozenset(cited.lower().split("/")[:-1])
         found: dict[str, str] = {}
         for look in looks:
             scopes = line_scopes(look.text, _own_names(view, cited), parts) \
@@ -185,6 +203,9 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     continue  # a procedure's step; a design doc's line; a spec's MUST
                 if own is not None and line not in own:
                     continue  # the next agent of this harness loads the file: a repeat
+                if not _docs_page(cited) and not pointed and anchor(
+                        line, view.project, parts, _programs(view), folders) is None:
+                    continue  # names nothing of this project: advice any guide could give
                 stored = scoped(rule, scopes.get(line, ""))
                 if stored is None:
                     continue  # binds a part the look did not show or cannot be named
@@ -305,6 +326,34 @@ def _ran(view: SessionView) -> list[str]:
         return [text for call in v.calls() for text in [command_text(call)]
                 if text and v.outcome(call) == OK]
     return list(view.remembered("instructions.ran", compute))
+
+
+def _named_by_person(view: SessionView, cited: str) -> bool:
+    """A prompt the person typed names the file ("Write our contribution rules down in
+    CONTRIBUTING.md"): a guide the session then created holds the rules they asked for."""
+    prompts = view.remembered("instructions.prompts", lambda v: [
+        without_injected(event.text) for event in v.transcript.events if event.is_human_prompt])
+    return any(_names(text, cited, "") for text in prompts)
+
+
+def _domain_folders(paths: Iterable[str]) -> frozenset[str]:
+    """The names (lowercase) of the folders the session saw two or more levels below the root
+    (``joins`` of ``src/domain/shared/joins/x.ts``): a part of what this project is about. The
+    root's folders and theirs (``tests``, ``docs``, ``src/components``) are the scaffolding of
+    any project, and their names are common words of generic advice ("Keep tests fast")."""
+    return frozenset(folder.lower() for path in paths
+                     for folder in path.split("/")[:-1][MIN_FOLDER_DEPTH:])
+
+
+def _programs(view: SessionView) -> frozenset[str]:
+    """The programs the session ran in calls that worked (``pnpm``, ``make``, ``check.sh``):
+    each simple command's first word as the shell reads it, never a word of a quoted script
+    (``python -c "…; import x"`` runs ``python``, not ``import``)."""
+    def compute(v: SessionView) -> frozenset[str]:
+        return frozenset(posixpath.basename(run.argv[0]) for call in v.calls()
+                         if v.outcome(call) == OK and (text := command_text(call))
+                         for run in invocations(text, call_cwd(call)) if run.argv[0] != "cd")
+    return frozenset(view.remembered("instructions.programs", compute))
 
 
 def _prose(cited: str) -> bool:

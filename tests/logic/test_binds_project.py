@@ -1,0 +1,76 @@
+"""A guide's line binds this project when it names something of it (logic/binds_project.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from claimgraph.logic.binds_project import anchor
+
+
+@pytest.mark.parametrize("line", [
+    "Use absolute imports",
+    "Never catch `Exception` - catch specific exceptions",
+    "Keep the amount of code in `try`/`except` blocks as small as possible",
+    "Use `import module` rather than `from module import thing`",
+    "Use modern type annotations (`x | y | None` instead of `Optional[Union[x, y]]`)",
+    "Semicolons: Always use semicolons",
+    "Use plan mode for any non-trivial task",
+    "Prefer tree/detail view models over ad-hoc state",  # two words with a slash, in prose
+    "No direct CLI or I/O concerns",
+    "Build it with Node.js and Vue.js",  # products, not files
+    "Read https://example.com/docs/style/guide first",  # another site
+])
+def test_advice_any_guide_could_give_names_nothing_of_the_project(line: str) -> None:
+    assert anchor(line, "session-bridge", ["src", "index.ts"], ["git", "pnpm"],
+                  ["src", "tests"]) is None
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("Do not hand-edit generated files in `dist/` or `out/`", "dist/"),
+    ("Write tests as `*.test.ts` under `src/test/`", "*.test.ts"),
+    ("Update docs/api.md when a route changes", "docs/api.md"),
+    ("Never edit generated/ by hand", "generated/"),
+    ("Update README.md when adding a flag", "README.md"),
+    ("**Running Tests**: Run `pnpm test` to compile the tests", "pnpm test"),
+    ("Always run `make check` before committing", "make check"),  # told to run it
+    ("Always set NODE_ENV=test when running tests", "NODE_ENV=test"),
+    ("When designing SessionBridge contracts, check the standards first", "session-bridge"),
+    ("Keep `core-lib` free of I/O", "core-lib"),
+    ("Manual joins: use the join helpers for data without foreign keys", "joins"),
+])
+def test_a_line_naming_a_path_command_setting_or_part_binds_the_project(
+        line: str, found: str) -> None:
+    assert anchor(line, "session-bridge", ["core-lib", "src"], ["git", "pnpm"],
+                  ["joins", "src"]) == found
+
+
+def test_a_command_counts_only_for_a_program_the_session_ran_unless_told_to_run_it() -> None:
+    assert anchor("Use `cargo fmt --check` in CI", "proj", programs=["cargo"]) \
+        == "cargo fmt --check"
+    assert anchor("Use `cargo fmt --check` in CI", "proj", programs=["git"]) is None
+
+
+def test_a_short_project_name_is_too_common_a_word_to_tell() -> None:
+    assert anchor("Keep the app fast", "app") is None
+    assert anchor("Keep the core small", "core") is None
+
+
+def test_a_folder_counts_as_a_whole_word_only() -> None:
+    assert anchor("Use the joiner pattern", "proj", folders=["join"]) is None
+    assert anchor("Use the joins here", "proj", folders=["joins"]) == "joins"
+
+
+def test_two_names_joined_by_a_slash_are_a_path_only_when_one_is_a_folder_seen() -> None:
+    assert anchor("Use `async/await` for async operations", "proj", folders=["src"]) is None
+    assert anchor("Keep `src/lib` pure", "proj", folders=["src"]) == "src/lib"
+    assert anchor("Keep `./lib` pure", "proj") == "./lib"
+
+
+@pytest.mark.parametrize(("line", "found"), [
+    ("Always wrap every outbound call in the `circuit_breaker` helper", "circuit_breaker"),
+    ("Do not rewrite arg arrays with `startsWith('./')` heuristics", "startsWith"),
+])
+def test_a_name_made_up_in_code_is_the_projects_or_the_api_its_rule_is_about(
+        line: str, found: str) -> None:
+    assert anchor(line, "proj") == found
+    assert anchor(line.replace("`", ""), "proj") is None  # in prose it is not read as code
