@@ -428,10 +428,10 @@ def test_a_build_for_a_target_only_ci_names_is_its_release_matrix():
 
 @pytest.mark.parametrize(("name", "runs", "role"), [
     ("Build site", "mkdocs build --strict", "build"),
-    ("Validate version.json with CUE", "cue vet config/schema.cue", "check"),
+    ("Validate the manifest against its schema", "schemalint manifest.toml", "check"),
     ("Run tests", "./run-suite.sh", "test"),
-    ("Create test application", "flutter create test_app", "other"),
-    ("Clean test application", "rm -rf test_app", "other"),
+    ("Create test database", "createdb scratch_db", "other"),
+    ("Clean test database", "dropdb scratch_db", "other"),
     ("Lint everything", "npm ci", "install"),  # the command the vocabulary knows decides
 ])
 def test_a_ci_steps_role_is_its_commands_else_its_names_first_word(name, runs, role):
@@ -453,7 +453,7 @@ def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():
     tested = fact("tooling", "core/tested-by", "pytest", "PYTHONPATH=. pytest -q tests/a.py")
     kept = fact("tooling", "core/tested-by", "ruff check")
     lesson = fact("lessons", "core/failure-mode", "`pytest -q` fails: ModuleNotFoundError: No "
-                  "module named 'opk'; `PYTHONPATH=. pytest -q` works")
+                  "module named 'acme'; `PYTHONPATH=. pytest -q` works")
     assert one_fact_per_command([tested, kept, lesson]) == [kept, lesson]
     fixed = fact("lessons", "core/failure-mode", "`pytest -q` fails: E; `pytest -q` works")
     assert one_fact_per_command([tested, fixed]) == [tested, fixed]

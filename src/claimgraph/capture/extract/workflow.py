@@ -259,7 +259,7 @@ _PRIVILEGED = re.compile(r"(?<![\w./-])(?:sudo|doas|pkexec)(?![\w-])")
 
 
 def privileged(recipe: Recipe) -> bool:
-    """A body that runs something as another user (``sudo charmcraft pack``, ``sudo chown
+    """A body that runs something as another user (``sudo make install``, ``sudo chown
     -R``): the machine's plumbing, not a command the next agent types to check its work."""
     return bool(_PRIVILEGED.search(recipe.runs))
 
@@ -287,9 +287,9 @@ _RUN_WORDS = frozenset({"run", "runs", "running"})
 def ci_role(recipe: Recipe) -> str:
     """What a CI step does: its command's role when the one command vocabulary knows the
     command (``npm ci`` installs whatever the step is called), else the role its name's first
-    word says -- a step's name says what it does first ("Build site", "Validate version.json
-    with CUE", "Run tests"): "Create test application" and "Clean test application" name a
-    test app, they run no test."""
+    word says -- a step's name says what it does first ("Build site", "Validate the manifest
+    against its schema", "Run tests"): "Create test database" and "Clean test database" name
+    a test database, they run no test."""
     known = role_of_commands(recipe.runs)
     if known != "other":
         return known
@@ -464,7 +464,7 @@ _FORM_LESSON = re.compile(r"^`(?P<failed>[^`]+)` fails\b.*; `(?P<works>[^`]+)` w
 def failing_forms(candidates: list[dict[str, Any]]) -> set[str]:
     """The command forms (``tooling.command_form``) a lesson of the same capture shows
     failing where another form of the command worked: "`pytest -q` fails: No module named
-    'opk'; `PYTHONPATH=. pytest -q` works" makes ``pytest`` no way to test the project, though
+    'acme'; `PYTHONPATH=. pytest -q` works" makes ``pytest`` no way to test the project, though
     the runs behind it passed with the setting (a form keeps no setting); the lesson says
     the form that works. A lesson whose two forms are one (the code was fixed) says nothing
     against the form."""
