@@ -289,14 +289,32 @@ def ci_role(recipe: Recipe) -> str:
     command (``npm ci`` installs whatever the step is called), else the role its name's first
     word says -- a step's name says what it does first ("Build site", "Validate the manifest
     against its schema", "Run tests"): "Create test database" and "Clean test database" name
-    a test database, they run no test."""
+    a test database, they run no test. A step with no name of its own (``parse_recipes`` gives an
+    unnamed step its job's: "job test" names what the job is for, not what ``flutter pub
+    get`` in it does) goes by its program's subcommand (``subcommand_role``)."""
     known = role_of_commands(recipe.runs)
     if known != "other":
         return known
-    words = [word for word in recipe.name.lower().split() if word]
+    own_name = not recipe.invocation.endswith(f" job {recipe.name}")
+    words = [word for word in recipe.name.lower().split() if word and own_name]
     while words and words[0] in _RUN_WORDS:
         words = words[1:]
-    return (role_of_name(words[0]) if words else None) or "other"
+    return (role_of_name(words[0]) if words else None) or subcommand_role(recipe.runs) \
+        or "other"
+
+
+_PLAIN_SUBCOMMAND = re.compile(r"[a-z]+")
+
+
+def subcommand_role(runs: str) -> str | None:
+    """The role a program's subcommand says, for a command the one command vocabulary does
+    not know (``flutter test``, ``sbt test``, ``./gradlew --no-daemon check``, ``bazel test
+    //...``): an unnamed CI step of another ecosystem says what it does there. Only a plain
+    word, the first after the program's flags: ``flutter create test_app`` creates."""
+    found = invocations(runs)
+    argv = found[-1].argv if len(found) == 1 else ()
+    word = next((arg for arg in argv[1:] if not arg.startswith("-")), "")
+    return role_of_name(word) if _PLAIN_SUBCOMMAND.fullmatch(word) else None
 
 
 def one_line(recipe: Recipe) -> bool:
