@@ -13,7 +13,8 @@ that only steer the day"). A sentence steers only the day when:
   project (no code span, no path or file name, no identifier, none of the texts the project
   keeps: a commit message, a pull request, a docstring, the changelog), or a "don't" whose
   object is a part of the reply itself (code in the answer, markdown, an explanation, a
-  preamble, a summary; not comments or emojis, which the code and commits hold too). What it asks for is how the next message reads.
+  preamble, a summary; not comments or emojis, which the code and commits hold too). What
+  it asks for is how the next message reads.
 - **it is a step of today's order of work** (``order_of_work``): it ties itself to an act
   the people are about to do or just did ("before we merge …", "once we have the schema …",
   "when you're done, …", "… and then move on to …", "first … then …" said of "we" or "I"):
