@@ -141,8 +141,14 @@ def test_an_order_about_what_the_project_keeps_is_not_about_the_reply(sentence):
     assert about_the_reply(sentence) is None
 
 
+@pytest.mark.parametrize("sentence", ["Respond in Spanish", "please reply to me in English only"])
+def test_the_language_of_every_answer_is_how_the_person_wants_to_be_answered(sentence):
+    assert about_the_reply(sentence) is None
+
+
 @pytest.mark.parametrize("sentence", [
     "explain the error message",  # what the reply is about, not where words go
+    "explain in plain English what this function does",  # one thing explained
     "please summarize what you changed in this session",
 ])
 def test_a_reply_order_about_a_project_text_still_steers_the_day(sentence):

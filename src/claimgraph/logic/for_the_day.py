@@ -103,6 +103,16 @@ _PROJECT_TEXT = lazy_regex(
     r"(?:commits?|commit messages?|pull requests?|PRs?|merge requests?|MRs?|docstrings?|"
     r"comments?|readme|changelog|docs|documentation|release notes|wiki|issues?|tickets?|"
     r"log messages?|error messages?|help text|man pages?)\b", re.IGNORECASE)
+#: A reply order that sets the language of every answer ("respond in Spanish", "reply to me
+#: in English only"): who the person is, as "I'm on fish, so give me fish commands" is,
+#: and how they want to be answered from now on. Not "explain in plain English what this
+#: does": a verb of explaining asks about one thing.
+_IN_LANGUAGE = lazy_regex(
+    _DIRECTIVE + r"(?:reply|respond|answer|write|speak|talk)\s+(?:to me\s+)?(?:only\s+)?in\s+"
+    r"(?:english|spanish|french|german|italian|portuguese|dutch|russian|ukrainian|polish|"
+    r"czech|turkish|arabic|hebrew|hindi|chinese|mandarin|cantonese|japanese|korean|"
+    r"vietnamese|thai|indonesian|swedish|norwegian|danish|finnish|greek|romanian|"
+    r"hungarian|persian|farsi)\b", re.IGNORECASE)
 REPLY = "an order about this conversation's own reply"
 
 
@@ -117,7 +127,7 @@ def about_the_reply(sentence: str) -> str | None:
         return None
     clause = next((part for part in _CLAUSES.split(sentence) if part.strip()), "")
     if _NAMED.search(clause) or _NOT_HANDED_BACK.match(clause) \
-            or _PROJECT_TEXT.search(clause):
+            or _PROJECT_TEXT.search(clause) or _IN_LANGUAGE.match(clause):
         return None
     if _REPLY_ORDER.match(clause) or _REPLY_PART.match(clause):
         return REPLY
