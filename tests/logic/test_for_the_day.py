@@ -153,3 +153,12 @@ def test_the_language_of_every_answer_is_how_the_person_wants_to_be_answered(sen
 ])
 def test_a_reply_order_about_a_project_text_still_steers_the_day(sentence):
     assert about_the_reply(sentence) == REPLY
+
+
+@pytest.mark.parametrize("sentence", [
+    "Explain your reasoning before making changes",
+    "Tell me before you run any migration",
+    "summarize what changed after each deploy",
+])
+def test_a_reply_order_for_a_kind_of_event_is_a_way_of_working(sentence):
+    assert about_the_reply(sentence) is None

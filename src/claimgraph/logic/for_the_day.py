@@ -113,6 +113,14 @@ _IN_LANGUAGE = lazy_regex(
     r"czech|turkish|arabic|hebrew|hindi|chinese|mandarin|cantonese|japanese|korean|"
     r"vietnamese|thai|indonesian|swedish|norwegian|danish|finnish|greek|romanian|"
     r"hungarian|persian|farsi)\b", re.IGNORECASE)
+#: An occasion that is a kind of event ("before making changes", "before you run any
+#: migration", "after each deploy"): a reply order for every such event is a way of
+#: working ("explain your reasoning before making changes"), as ``order_of_work`` leaves
+#: "before merging" to the rules.
+_KIND_OF_OCCASION = lazy_regex(
+    r"\b(?:before|after|when|whenever|while|until)\s+(?:[a-z]+ing\b|"
+    r"(?:you|we|i)\s+[a-z]+\s+(?:any|a|an|each|every)\b|(?:each|every|any)\b)",
+    re.IGNORECASE)
 REPLY = "an order about this conversation's own reply"
 
 
@@ -123,7 +131,7 @@ def about_the_reply(sentence: str) -> str | None:
     A reply order after a clause about the person ("I'm on fish, so give me fish commands",
     "I'm a backend person, explain frontend things in more detail") is how they want to be
     answered from now on, and is left alone."""
-    if _LASTING.search(sentence):
+    if _LASTING.search(sentence) or _KIND_OF_OCCASION.search(sentence):
         return None
     clause = next((part for part in _CLAUSES.split(sentence) if part.strip()), "")
     if _NAMED.search(clause) or _NOT_HANDED_BACK.match(clause) \
