@@ -128,3 +128,37 @@ def test_an_aspiration_that_names_nothing_is_vague(sentence):
 ])
 def test_an_aspiration_about_a_named_thing_is_not_vague(sentence):
     assert no_thing_named(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "Don't add comments, the code should say it",  # the code's comments, not the reply's
+    "don't use emojis",  # in commits and code as much as in the reply
+    "Explain the reasoning in each commit message",  # a text the project keeps
+    "describe every schema change in the PR description",
+    "summarize the breaking changes in the changelog",
+])
+def test_an_order_about_what_the_project_keeps_is_not_about_the_reply(sentence):
+    assert about_the_reply(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", ["Respond in Spanish", "please reply to me in English only"])
+def test_the_language_of_every_answer_is_how_the_person_wants_to_be_answered(sentence):
+    assert about_the_reply(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "explain the error message",  # what the reply is about, not where words go
+    "explain in plain English what this function does",  # one thing explained
+    "please summarize what you changed in this session",
+])
+def test_a_reply_order_about_a_project_text_still_steers_the_day(sentence):
+    assert about_the_reply(sentence) == REPLY
+
+
+@pytest.mark.parametrize("sentence", [
+    "Explain your reasoning before making changes",
+    "Tell me before you run any migration",
+    "summarize what changed after each deploy",
+])
+def test_a_reply_order_for_a_kind_of_event_is_a_way_of_working(sentence):
+    assert about_the_reply(sentence) is None

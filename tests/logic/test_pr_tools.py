@@ -110,3 +110,16 @@ def test_a_call_naming_no_repository_shows_nothing():
 ])
 def test_the_repository_a_remote_names(url, named):
     assert pr_tools.repository_of_url(url) == named
+
+
+def test_a_merge_shown_as_a_text_block_counts_as_the_bare_object_does():
+    """A result kept as its content blocks (``[{"type": "text", "text": "{…}"}]``) escapes
+    the object's quotes: the merge is read from the object, as a read's is."""
+    said = {"sha": "b4bc4e631c612192d7f67655d75ef726e0273b0e", "merged": True, "message": "ok"}
+    block = json.dumps([{"type": "text", "text": json.dumps(said)}])
+    merged = pr_tools.observed("merge_pull_request", {**REPO, "pullNumber": 30}, block, 9, None)
+    assert merged is not None
+    assert merged.pr_states == ((30, "MERGED", None, said["sha"], None),)
+    refused = json.dumps([{"type": "text", "text": json.dumps(dict(said, merged=False))}])
+    assert pr_tools.observed("merge_pull_request", {**REPO, "pullNumber": 30}, refused,
+                             9, None) is None

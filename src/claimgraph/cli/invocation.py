@@ -21,6 +21,7 @@ from claimgraph.cli.scope import USER_SCOPE, current_project
 from claimgraph.config import Settings, load_settings
 from claimgraph.errors import ClaimgraphError
 from claimgraph.logsetup import configure_console_on_first_use
+from claimgraph.private import MEMORY
 
 TYPE_CHECKING = False  # ``typing`` is not imported just to learn that it is False
 if TYPE_CHECKING:
@@ -34,8 +35,6 @@ OWNER = "claimgraph-cli"
 _LEFT_TO_THE_EXIT: list[Any] = []
 #: A command-line tool stays quiet unless asked: the log level setting's default is for daemons.
 CLI_DEFAULT_LOG_LEVEL = "warning"
-#: SQLite's name for a store in its process's memory (``claimgraph.private.MEMORY``).
-MEMORY = ":memory:"
 
 
 class Invocation:
@@ -147,7 +146,6 @@ class Invocation:
         is, and it has a place that outlives the process (not an in-memory store's)."""
         import tempfile
 
-        from claimgraph.private import MEMORY
         from claimgraph.sidecar import Sidecars
         fallback = Path(tempfile.gettempdir()) / "claimgraph.crash.log"
         try:

@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping
 
 from claimgraph.configured import config_file, read_config  # standard library only
-from claimgraph.private import NOFOLLOW, is_id
+from claimgraph.private import MEMORY, NOFOLLOW, is_id
 
 #: The payload fields a spool file carries, besides ``agent`` and ``received_at``.
 FIELDS = ("session_id", "transcript_path", "cwd", "hook_event_name", "reason")
@@ -41,8 +41,6 @@ _MAYBE_SECRET = re.compile(r"://|=|@|::|\s-[A-Za-z]|(?i:pass|pwd|pw\b|secret|tok
                            r"bearer|-----)")
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9+_.-]{20,}")
 CONFIG_HINT = "fix or remove the file, or point CLAIMGRAPH_CONFIG elsewhere"
-#: SQLite's name for a database in its process's memory (``claimgraph.private.MEMORY``).
-MEMORY = ":memory:"
 
 
 class ConfigProblem(Exception):

@@ -10,9 +10,11 @@ that only steer the day"). A sentence steers only the day when:
 - **it is about this conversation's own reply or turn** (``about_the_reply``): a clause opens
   with a directive whose verb is a verb of replying (reply, respond, answer, explain,
   describe, summarize, elaborate, clarify, show, tell) and the clause names nothing of the
-  project (no code span, no path or file name, no identifier), or a "don't" whose object is
-  a part of the reply itself (code in the answer, markdown, an explanation, a preamble, a
-  summary). What it asks for is how the next message reads.
+  project (no code span, no path or file name, no identifier, none of the texts the project
+  keeps: a commit message, a pull request, a docstring, the changelog), or a "don't" whose
+  object is a part of the reply itself (code in the answer, markdown, an explanation, a
+  preamble, a summary; not comments or emojis, which the code and commits hold too). What
+  it asks for is how the next message reads.
 - **it is a step of today's order of work** (``order_of_work``): it ties itself to an act
   the people are about to do or just did ("before we merge …", "once we have the schema …",
   "when you're done, …", "… and then move on to …", "first … then …" said of "we" or "I"):
@@ -86,9 +88,39 @@ _NOT_HANDED_BACK = lazy_regex(r"^\W*" + _FILLER + r"(?:do not|don'?t|dont)\s+(?:
 _REPLY_PART = lazy_regex(
     r"^\W*" + _FILLER + r"(?:do not|don'?t|dont|no need to)\s+(?:add|include|give|write|"
     r"output|print|show|use|put|paste|produce|send)\s+(?:me\s+)?(?:any\s+)?(?:more\s+)?"
-    r"(?:code|markdown|explanations?|commentary|comments|preamble|summary|summaries|"
-    r"introduction|caveats|disclaimers|apolog(?:y|ies)|emojis?|the code|a summary|code "
+    r"(?:code|markdown|explanations?|commentary|preamble|summary|summaries|"
+    r"introduction|caveats|disclaimers|apolog(?:y|ies)|the code|a summary|code "
     r"(?:blocks?|snippets?))\b(?:\s+(?:or|and)\s+\w+)?\s*$", re.IGNORECASE)
+#: A text the project keeps, which a verb of replying may be about as well as the reply is:
+#: "explain the reasoning in the commit message", "describe each change in the PR" say how
+#: the project's history and documents read, for every change to come. (Comments and
+#: emojis are not parts of the reply for ``_REPLY_PART`` for the same reason: "don't add
+#: comments" is about the code a session writes.)
+#: Only where the words go ("in the commit message"): "explain the error message" asks
+#: about one in the reply.
+_PROJECT_TEXT = lazy_regex(
+    r"\b(?:in|into|to|on)\s+(?:(?:the|each|every|a|an|our|its|their|your)\s+)?"
+    r"(?:commits?|commit messages?|pull requests?|PRs?|merge requests?|MRs?|docstrings?|"
+    r"comments?|readme|changelog|docs|documentation|release notes|wiki|issues?|tickets?|"
+    r"log messages?|error messages?|help text|man pages?)\b", re.IGNORECASE)
+#: A reply order that sets the language of every answer ("respond in Spanish", "reply to me
+#: in English only"): who the person is, as "I'm on fish, so give me fish commands" is,
+#: and how they want to be answered from now on. Not "explain in plain English what this
+#: does": a verb of explaining asks about one thing.
+_IN_LANGUAGE = lazy_regex(
+    _DIRECTIVE + r"(?:reply|respond|answer|write|speak|talk)\s+(?:to me\s+)?(?:only\s+)?in\s+"
+    r"(?:english|spanish|french|german|italian|portuguese|dutch|russian|ukrainian|polish|"
+    r"czech|turkish|arabic|hebrew|hindi|chinese|mandarin|cantonese|japanese|korean|"
+    r"vietnamese|thai|indonesian|swedish|norwegian|danish|finnish|greek|romanian|"
+    r"hungarian|persian|farsi)\b", re.IGNORECASE)
+#: An occasion that is a kind of event ("before making changes", "before you run any
+#: migration", "after each deploy"): a reply order for every such event is a way of
+#: working ("explain your reasoning before making changes"), as ``order_of_work`` leaves
+#: "before merging" to the rules.
+_KIND_OF_OCCASION = lazy_regex(
+    r"\b(?:before|after|when|whenever|while|until)\s+(?:[a-z]+ing\b|"
+    r"(?:you|we|i)\s+[a-z]+\s+(?:any|a|an|each|every)\b|(?:each|every|any)\b)",
+    re.IGNORECASE)
 REPLY = "an order about this conversation's own reply"
 
 
@@ -99,10 +131,11 @@ def about_the_reply(sentence: str) -> str | None:
     A reply order after a clause about the person ("I'm on fish, so give me fish commands",
     "I'm a backend person, explain frontend things in more detail") is how they want to be
     answered from now on, and is left alone."""
-    if _LASTING.search(sentence):
+    if _LASTING.search(sentence) or _KIND_OF_OCCASION.search(sentence):
         return None
     clause = next((part for part in _CLAUSES.split(sentence) if part.strip()), "")
-    if _NAMED.search(clause) or _NOT_HANDED_BACK.match(clause):
+    if _NAMED.search(clause) or _NOT_HANDED_BACK.match(clause) \
+            or _PROJECT_TEXT.search(clause) or _IN_LANGUAGE.match(clause):
         return None
     if _REPLY_ORDER.match(clause) or _REPLY_PART.match(clause):
         return REPLY

@@ -9,7 +9,8 @@ later. Each call becomes the ``Observation`` the matching ``gh`` command would h
 from the tool's own input and its result, never the agent's prose:
 
 - opened: the result names the pull request's URL in the repository the input named;
-- merged: the result says ``"merged": true`` (its ``sha`` is the merge commit);
+- merged: the result says ``"merged": true`` (its ``sha`` is the merge commit), as the bare
+  object or as the text of its one content block;
 - closed or retitled: the input set it and the call worked;
 - read: the result is the pull request named by the input, with its state.
 
@@ -70,10 +71,11 @@ def observed(tool: str, tool_input: Mapping[str, Any], result: str, line: int,
     if number is None:
         return None
     if tool == "merge_pull_request":
-        if not _MERGED.search(result):
+        data = _object(result)
+        if not (data.get("merged") is True if data is not None else _MERGED.search(result)):
             return None
         method = tool_input.get("merge_method")
-        sha = _field(_object(result), "sha")
+        sha = _field(data, "sha")
         return gs.Observation(line, at, pr_merged=((number, method if method in _METHODS
                                                      else None),),
                               pr_states=((number, "MERGED", None, sha, None),))

@@ -162,13 +162,18 @@ def test_what_establishes_a_dependency(name, said, failures, replaced, expected)
 
 
 def test_a_pasted_log_naming_a_package_is_no_choice_of_the_person():
-    """A CI log the person pasted (``mkdocs: command not found``) is what a tool said; the
-    session's adding the package to a manifest is then nothing the person chose."""
+    """A CI log the person pasted (``No module named 'pytest_asyncio'``) is what a tool said;
+    the session's adding the package to a manifest is then nothing the person chose. A name
+    with more than letters, which ``names_package`` finds wherever it stands: only leaving
+    the paste out of what the person said keeps it out."""
     session = Session()
-    session.prompt("Run mkdocs build --strict\n/home/runner/work/_temp/a.sh: line 1: mkdocs: "
-                   "command not found\nError: Process completed with exit code 127.")
+    session.prompt("CI:\n```\nRun python -m pytest -q\n"
+                   "ImportError while loading conftest '/ci/job/tests/conftest.py'.\n"
+                   "ModuleNotFoundError: No module named 'pytest_asyncio'\n"
+                   "Error: Process completed with exit code 4.\n```")
     session.tool("Read", {"file_path": f"{ROOT}/requirements.txt"}, output="httpx>=0.27\n")
-    session.edit(f"{ROOT}/requirements.txt", "httpx>=0.27\n", "httpx>=0.27\nmkdocs>=1.5\n")
+    session.edit(f"{ROOT}/requirements.txt", "httpx>=0.27\n",
+                 "httpx>=0.27\npytest-asyncio>=0.23\n")
     assert only(session.extract(), "core/depends-on") == []
 
 

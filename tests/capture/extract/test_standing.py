@@ -84,6 +84,10 @@ def test_an_instruction_for_the_task_in_hand_is_not_a_standing_rule(sentence, wh
     "don't tell me what to do, do it yourself without asking",
     "yes, option b, but we also then widen this to cover the proxy settings as well",
     "no. you should run it in the second tmux window",
+    # a comparative after a recurring occasion or a modal subject says what the project does
+    "If a request fails, make the retry delay longer",
+    "When the table has more than 50 rows, make the page size smaller",
+    "Error messages should make the cause clearer",
 ])
 def test_a_rule_that_looks_like_an_instruction_may_still_stand(sentence):
     assert task_scoped(sentence) is None

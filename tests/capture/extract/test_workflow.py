@@ -428,11 +428,17 @@ def test_a_build_for_a_target_only_ci_names_is_its_release_matrix():
 
 @pytest.mark.parametrize(("name", "runs", "role"), [
     ("Build site", "mkdocs build --strict", "build"),
-    ("Validate version.json with CUE", "cue vet config/schema.cue", "check"),
+    ("Validate the manifest against its schema", "schemalint manifest.toml", "check"),
     ("Run tests", "./run-suite.sh", "test"),
-    ("Create test application", "flutter create test_app", "other"),
-    ("Clean test application", "rm -rf test_app", "other"),
+    ("Create test database", "createdb scratch_db", "other"),
+    ("Clean test database", "dropdb scratch_db", "other"),
     ("Lint everything", "npm ci", "install"),  # the command the vocabulary knows decides
+    # unnamed, a command the vocabulary does not know: its subcommand says
+    ("run", "flutter test", "test"),
+    ("run", "./gradlew --no-daemon check", "check"),
+    ("run", "sbt test", "test"),
+    ("run", "flutter create test_app", "other"),  # a subcommand of creating
+    ("run", "scripts/ci.sh test_app", "other"),  # not a plain word
 ])
 def test_a_ci_steps_role_is_its_commands_else_its_names_first_word(name, runs, role):
     from claimgraph.capture.extract.recipe_common import Recipe
@@ -453,7 +459,7 @@ def test_a_tested_by_whose_form_a_lesson_shows_failing_is_the_lessons():
     tested = fact("tooling", "core/tested-by", "pytest", "PYTHONPATH=. pytest -q tests/a.py")
     kept = fact("tooling", "core/tested-by", "ruff check")
     lesson = fact("lessons", "core/failure-mode", "`pytest -q` fails: ModuleNotFoundError: No "
-                  "module named 'opk'; `PYTHONPATH=. pytest -q` works")
+                  "module named 'acme'; `PYTHONPATH=. pytest -q` works")
     assert one_fact_per_command([tested, kept, lesson]) == [kept, lesson]
     fixed = fact("lessons", "core/failure-mode", "`pytest -q` fails: E; `pytest -q` works")
     assert one_fact_per_command([tested, fixed]) == [tested, fixed]
@@ -471,3 +477,26 @@ def test_a_build_step_the_session_wrote_stays_its_own_when_the_file_is_read_agai
     session.write(f"{ROOT}/.github/workflows/pages.yml", text)
     session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/pages.yml"}, output=text)
     assert _told(session) == "`CI pages.yml job docs` runs `mkdocs build --strict`"
+
+
+def test_an_unnamed_ci_step_of_another_ecosystem_goes_by_its_subcommand():
+    """``flutter test`` is in no vocabulary of commands: unnamed, the step is still the
+    project's test gate; fetching packages is CI's plumbing."""
+    text = ("jobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n"
+            "      - run: flutter pub get\n      - run: flutter test\n")
+    session = Session()
+    session.write(f"{ROOT}/.github/workflows/ci.yml", text)
+    assert _told(session) == "`CI ci.yml job test` runs `flutter test`"
+
+
+def test_an_unnamed_step_does_not_take_its_jobs_name_for_what_it_does():
+    """``parse_recipes`` names an unnamed step by its job ("test"): fetching packages in a
+    job called test is not a test."""
+    from claimgraph.capture.extract.recipe_common import Recipe
+    from claimgraph.capture.extract.workflow import ci_check
+    fetch = Recipe("test", "CI ci.yml job test", "./tool/fetch_deps.sh", "- run: x", "other",
+                   "github-actions")
+    assert not ci_check(fetch)
+    named = Recipe("Test", "CI ci.yml job unit", "./tool/run_suite.sh", "run: x", "other",
+                   "github-actions")
+    assert ci_check(named)

@@ -267,7 +267,7 @@ def _lines_saying_missing(text: str) -> list[str]:
 
 def _said(view: SessionView) -> list[str]:
     """The person's own prose (``prose.paragraphs``; a message that is mostly a paste -- a
-    CI log saying ``mkdocs: command not found`` -- is what a tool said, not the person's
+    CI log saying ``sphinx-build: command not found`` -- is what a tool said, not the person's
     choice) and what they typed into tool results."""
     return view.remembered("dependencies.said",
                            lambda v: ["\n".join(paragraphs(text)) for _, text in user_texts(v)

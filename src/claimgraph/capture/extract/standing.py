@@ -231,10 +231,26 @@ _LETS_STEP = lazy_regex(
 #: cards more compact"), wherever the order stands in the sentence ("for all the projects we
 #: reference, make the descriptions longer"): a comparative is measured against the thing as
 #: it is today, and once the change is made it asks for nothing more.
-_MADE_MORE = lazy_regex(
-    r"\bmake\s+(?:the|these|those|this|that|our|all|its|their)\b[^.;:!?]{1,60}?\b"
-    r"(?:longer|shorter|bigger|smaller|wider|narrower|larger|richer|simpler|clearer|darker|"
-    r"lighter|faster|slower|more\s+\w+|less\s+\w+)\b", re.IGNORECASE)
+_MAKE_MORE = (r"make\s+(?:the|these|those|this|that|our|all|its|their)\b[^.;:!?]{1,60}?\b"
+              r"(?:longer|shorter|bigger|smaller|wider|narrower|larger|richer|simpler|clearer|"
+              r"darker|lighter|faster|slower|more\s+\w+|less\s+\w+)\b")
+_MADE_MORE_OPENING = lazy_regex(_OPENING + _MAKE_MORE, re.IGNORECASE)
+_MADE_MORE = lazy_regex(r"\b" + _MAKE_MORE, re.IGNORECASE)
+#: What before a "make … longer" later in the sentence makes it a rule: an occasion that
+#: recurs ("if a request fails, make the retry delay longer") or a subject with a modal
+#: ("error messages should make the cause clearer") says what the project does every time.
+_RULE_BEFORE = lazy_regex(r"\b(?:if|when|whenever|unless|each time|every time)\b|"
+                          r"\b(?:should|must|shall|will|would|can|could)\s+$", re.IGNORECASE)
+
+
+def made_more(sentence: str) -> bool:
+    """A thing made bigger or smaller once (``_MADE_MORE``): the order opening the sentence,
+    or after a scope ("for all the pages we link to make …") with no recurring occasion or
+    modal subject before it (``_RULE_BEFORE``)."""
+    if _MADE_MORE_OPENING.search(sentence):
+        return True
+    found = _MADE_MORE.search(sentence)
+    return found is not None and not _RULE_BEFORE.search(sentence[:found.start()])
 #: A "don't" about the things in hand ("do not create any new unit tests", "don't delete
 #: these files", "do not write any code"): what not to do in this task, not a rule (unless
 #: it gives a reason or a condition, checked by the caller).
@@ -317,7 +333,7 @@ def one_off(sentence: str) -> str | None:
     work (module docstring, "one-off"); None when nothing in its form says so. The caller
     has already let a standing marker ("always", "from now on") keep it."""
     if _ONCE_ACT.search(sentence) or _VALUE_CHANGE.search(sentence) \
-            or _TEST_ASKED.search(sentence) or _MADE_MORE.search(sentence):
+            or _TEST_ASKED.search(sentence) or made_more(sentence):
         return DONE_ONCE
     if _NOT_NOW.search(sentence) and not _REASON.search(sentence):
         return DONE_ONCE

@@ -259,7 +259,7 @@ _PRIVILEGED = re.compile(r"(?<![\w./-])(?:sudo|doas|pkexec)(?![\w-])")
 
 
 def privileged(recipe: Recipe) -> bool:
-    """A body that runs something as another user (``sudo charmcraft pack``, ``sudo chown
+    """A body that runs something as another user (``sudo make install``, ``sudo chown
     -R``): the machine's plumbing, not a command the next agent types to check its work."""
     return bool(_PRIVILEGED.search(recipe.runs))
 
@@ -287,16 +287,34 @@ _RUN_WORDS = frozenset({"run", "runs", "running"})
 def ci_role(recipe: Recipe) -> str:
     """What a CI step does: its command's role when the one command vocabulary knows the
     command (``npm ci`` installs whatever the step is called), else the role its name's first
-    word says -- a step's name says what it does first ("Build site", "Validate version.json
-    with CUE", "Run tests"): "Create test application" and "Clean test application" name a
-    test app, they run no test."""
+    word says -- a step's name says what it does first ("Build site", "Validate the manifest
+    against its schema", "Run tests"): "Create test database" and "Clean test database" name
+    a test database, they run no test. A step with no name of its own (``parse_recipes`` gives an
+    unnamed step its job's: "job test" names what the job is for, not what ``flutter pub
+    get`` in it does) goes by its program's subcommand (``subcommand_role``)."""
     known = role_of_commands(recipe.runs)
     if known != "other":
         return known
-    words = [word for word in recipe.name.lower().split() if word]
+    own_name = not recipe.invocation.endswith(f" job {recipe.name}")
+    words = [word for word in recipe.name.lower().split() if word and own_name]
     while words and words[0] in _RUN_WORDS:
         words = words[1:]
-    return (role_of_name(words[0]) if words else None) or "other"
+    return (role_of_name(words[0]) if words else None) or subcommand_role(recipe.runs) \
+        or "other"
+
+
+_PLAIN_SUBCOMMAND = re.compile(r"[a-z]+")
+
+
+def subcommand_role(runs: str) -> str | None:
+    """The role a program's subcommand says, for a command the one command vocabulary does
+    not know (``flutter test``, ``sbt test``, ``./gradlew --no-daemon check``, ``bazel test
+    //...``): an unnamed CI step of another ecosystem says what it does there. Only a plain
+    word, the first after the program's flags: ``flutter create test_app`` creates."""
+    found = invocations(runs)
+    argv = found[-1].argv if len(found) == 1 else ()
+    word = next((arg for arg in argv[1:] if not arg.startswith("-")), "")
+    return role_of_name(word) if _PLAIN_SUBCOMMAND.fullmatch(word) else None
 
 
 def one_line(recipe: Recipe) -> bool:
@@ -464,7 +482,7 @@ _FORM_LESSON = re.compile(r"^`(?P<failed>[^`]+)` fails\b.*; `(?P<works>[^`]+)` w
 def failing_forms(candidates: list[dict[str, Any]]) -> set[str]:
     """The command forms (``tooling.command_form``) a lesson of the same capture shows
     failing where another form of the command worked: "`pytest -q` fails: No module named
-    'opk'; `PYTHONPATH=. pytest -q` works" makes ``pytest`` no way to test the project, though
+    'acme'; `PYTHONPATH=. pytest -q` works" makes ``pytest`` no way to test the project, though
     the runs behind it passed with the setting (a form keeps no setting); the lesson says
     the form that works. A lesson whose two forms are one (the code was fixed) says nothing
     against the form."""
