@@ -74,3 +74,15 @@ def test_a_name_made_up_in_code_is_the_projects_or_the_api_its_rule_is_about(
         line: str, found: str) -> None:
     assert anchor(line, "proj") == found
     assert anchor(line.replace("`", ""), "proj") is None  # in prose it is not read as code
+
+
+def test_a_line_is_said_in_a_request_that_holds_most_of_its_words():
+    from claimgraph.logic.binds_project import said_in, said_words
+    request = said_words("Add to CONTRIBUTING.md: never push to main, open a pull request.")
+    assert said_in("Never push to main", [request])
+    assert not said_in("Keep modules cohesive", [request])
+    assert not said_in("Never push large files to the main branch without a review first",
+                       [request])  # a third of its words: a line about the topic, not theirs
+    assert not said_in("Push to main", [request])  # under three words: too little to match
+    assert said_in("Zeiten werden immer in UTC gespeichert",
+                   [said_words("Bitte notiere: Zeiten werden immer in UTC gespeichert")])

@@ -66,6 +66,10 @@ _COMPOUND = lazy_regex(r"(?<!\w)(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*[
 _WORD = lazy_regex(r"[a-z0-9]+")
 #: A program word at the head of a command (``pnpm``, ``./scripts/check.sh``, ``uv``).
 _PROGRAM = lazy_regex(r"^(?:\./)?[\w][\w./-]*$")
+#: A word a person's request and a line can share: three letters or more, in any script.
+_SAID_WORD = lazy_regex(r"[^\W\d_]{3,}")
+#: How many of a line's words one request must hold, at the least and as a share of them.
+_SAID_MIN, _SAID_SHARE = 3, 2 / 3
 
 
 def anchor(line: str, project: str | None, parts: Iterable[str] = (),
@@ -146,3 +150,20 @@ def _names_project(line: str, project: str) -> bool:
         return False
     spelled = r"[\s_.-]?".join(re.escape(word) for word in words)
     return re.search(r"(?<![a-z0-9])" + spelled + r"(?![a-z0-9])", line.lower()) is not None
+
+
+def said_words(text: str) -> frozenset[str]:
+    """The words (three letters or more, lowercase) ``said_in`` compares."""
+    return frozenset(word.lower() for word in _SAID_WORD.findall(text))
+
+
+def said_in(line: str, requests: Iterable[frozenset[str]]) -> bool:
+    """Whether one of the person's ``requests`` (``said_words`` of each) holds most of the
+    line's words: "Add to CONTRIBUTING.md: never push to main" and the line "Never push to
+    main" the session then wrote. A rule the person dictated is theirs, whatever it names;
+    a line of the agent's own ("Keep modules cohesive") shares none of their words. At least
+    three words and two thirds of the line's: a request that only mentions a topic does not
+    vouch for every line written about it."""
+    words = said_words(line)
+    return any(len(shared := words & request) >= _SAID_MIN
+               and len(shared) >= _SAID_SHARE * len(words) for request in requests)

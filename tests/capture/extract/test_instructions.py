@@ -485,3 +485,28 @@ def test_a_guide_the_person_asked_the_session_to_write_keeps_all_its_rules():
     unasked.write(f"{ROOT}/CONTRIBUTING.md", guide)
     assert {c["object"] for c in only(unasked.extract(), "x/convention")} == {
         "Never edit `gen/` by hand"}
+
+
+def test_a_rule_the_person_dictated_into_a_guide_is_kept_though_it_names_nothing():
+    """"Add to CONTRIBUTING.md: never push to main" is the person's rule, in their words; the
+    session's own additions beside it, which they did not say, are held to the test."""
+    session = Session()
+    session.prompt("Add a rule to CONTRIBUTING.md: never push to main, open a pull request.")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Rules\n\n- Never edit `gen/` by hand\n")
+    session.edit(f"{ROOT}/CONTRIBUTING.md", "- Never edit `gen/` by hand\n",
+                 "- Never edit `gen/` by hand\n- Never push to main; open a pull request\n"
+                 "- Keep modules cohesive\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Never edit `gen/` by hand", "Never push to main; open a pull request"}
+
+
+def test_a_guide_line_the_person_only_echoes_in_a_prompt_is_still_held_to_the_test():
+    """The person's words tie a line the SESSION wrote to them; a line the guide already had
+    is the guide's, whatever a prompt repeats."""
+    session = Session()
+    session.prompt("Remember: never push to main.")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Rules\n\n- Never push to main\n- Never edit `gen/` by hand\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")
+            if c["evidence"][0].startswith("CONTRIBUTING.md")} == {"Never edit `gen/` by hand"}
