@@ -39,17 +39,17 @@ from typing import Iterable
 from claimgraph.logic.lazy_regex import lazy_regex
 
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: The extensions of the kinds of file a guide names (``docs/api.md``, ``*.test.ts``).
+_EXTENSIONS = (r"(?:md|mdx|ts|tsx|js|jsx|mjs|cjs|py|pyi|rs|go|rb|java|kt|swift|c|h|cc|cpp|hpp|"
+               r"cs|sql|json|jsonc|toml|ya?ml|lock|sh|bash|zsh|ps1|env|ini|cfg|conf|txt|html|"
+               r"css|scss|vue|svelte|proto|graphql|xml|gradle|tf|dockerfile|mk)")
 #: A folder written with its trailing slash, a relative path with at least one slash between
 #: names, or a file name with a known kind of extension; "I/O", "CI/CD", "and/or" are words.
 _PATH = lazy_regex(
     r"(?<![\w/:.-])(?:\.{1,2}/)?(?:[\w.*@-]+/)+(?:[\w.*-]+)?(?![\w/])"
-    r"|(?<![\w/.-])[\w*-][\w.*-]*\.(?:md|mdx|ts|tsx|js|jsx|mjs|cjs|py|pyi|rs|go|rb|java|kt|"
-    r"swift|c|h|cc|cpp|hpp|cs|sql|json|jsonc|toml|ya?ml|lock|sh|bash|zsh|ps1|env|ini|cfg|conf|"
-    r"txt|html|css|scss|vue|svelte|proto|graphql|xml|gradle|tf|dockerfile|mk)\b")
+    r"|(?<![\w/.-])[\w*-][\w.*-]*\." + _EXTENSIONS + r"\b")
 #: A path's last part with the extension of a kind of file.
-_FILE = lazy_regex(r"[\w*-]\.(?:md|mdx|ts|tsx|js|jsx|mjs|cjs|py|pyi|rs|go|rb|java|kt|swift|c|h|cc|"
-                   r"cpp|hpp|cs|sql|json|jsonc|toml|ya?ml|lock|sh|bash|zsh|ps1|env|ini|cfg|conf|"
-                   r"txt|html|css|scss|vue|svelte|proto|graphql|xml|gradle|tf|dockerfile|mk)$")
+_FILE = lazy_regex(r"[\w*-]\." + _EXTENSIONS + "$")
 #: Words with slashes that are not paths.
 _NOT_PATHS = frozenset({"i/o", "ci/cd", "and/or", "either/or", "read/write", "on/off",
                         "yes/no", "true/false", "input/output", "tcp/ip", "n/a", "w/o"})
