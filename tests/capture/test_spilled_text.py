@@ -40,8 +40,14 @@ def test_a_spilled_text_is_its_utf8_in_the_spill_and_reads_as_it_was(tmp_path: P
         assert text_head(event, chars) == BIG[:chars]
 
 
+#: Any character, lone surrogates often (``st.text`` leaves them out unless asked): a head's
+#: cut must fall inside their three bytes too.
+_ANY = st.characters(codec=None, categories=["Cs"]) | st.characters(
+    codec=None, categories=None, exclude_categories=())
+
+
 @settings(max_examples=60, deadline=None)
-@given(st.text(min_size=packed.PACK_MIN_CHARS, max_size=600), st.integers(0, 700))
+@given(st.text(_ANY, min_size=packed.PACK_MIN_CHARS, max_size=600), st.integers(0, 700))
 def test_a_spilled_text_and_its_head_are_the_text_whatever_it_holds(text: str,
                                                                     chars: int) -> None:
     with spilling():
