@@ -2,9 +2,9 @@
 
 A contributor guide or an agent instruction file mixes two kinds of line. Some are the
 project's own rules: "Run `pnpm test` to compile the tests", "do not hand-edit generated
-files in `dist/`", "When designing AgentV contracts, check …". Others are advice that would
-read the same in any project of the language: "Use absolute imports", "Never catch
-`Exception`", "Always use semicolons", "Use plan mode for any non-trivial task". The second
+files in `dist/`", "When changing OrderDesk's contracts, check …". Others are advice that
+would read the same in any project of the language: "Prefer composition over inheritance",
+"Never raise `ValueError`", "Indent with two spaces", "Think before a large change". The second
 kind is what the next agent already does, or would be told by any style guide; stored, it
 costs a line of every briefing and teaches nothing (the review rubric: generic style advice
 is noise, a concrete project rule -- a command, a path, a prohibition on a thing of the
@@ -21,12 +21,12 @@ line binds the project when it names one of (``anchor``):
   successfully (``pnpm test`` after the session ran ``pnpm install``);
 - a setting: ``NAME=value`` (``NODE_ENV=test``);
 - a name made up in code, in a code span: snake_case or lowerCamelCase (``circuit_breaker``,
-  ``startsWith('./')``): a helper of the project or an API the rule is about;
+  ``endsWith('=')``): a helper of the project or an API the rule is about;
 - the project's own name, or the name of a file or folder of it the session saw, written
-  in a code span (``mementor-lib``): the guide speaks of this project's parts.
+  in a code span (``billing-core``): the guide speaks of this project's parts.
 
-A code span alone is not enough: ``Exception``, ``try``/``except``, ``async`` and ``import
-module`` are the language's words, which any guide of that language may name.
+A code span alone is not enough: ``ValueError``, ``if``/``else``, ``async`` and ``for item
+in items`` are the language's words, which any guide of that language may name.
 
 Pure: the line and the names the session knows in; a yes or no out.
 """
@@ -61,7 +61,7 @@ _RUN = lazy_regex(r"\b(?:run|runs|running|execute|invoke|call)\s+(?:the\s+)?$", 
 #: A word of prose that may be a folder's name.
 _FOLDER_WORD = lazy_regex(r"(?<![\w/.-])[a-z][\w-]*[a-z0-9](?![\w/-])")
 #: A name someone made up in code: snake_case or lowerCamelCase (``circuit_breaker``,
-#: ``startsWith``), not one word of the language (``Exception``, ``async``, ``import``).
+#: ``endsWith``), not one word of the language (``ValueError``, ``async``, ``import``).
 _COMPOUND = lazy_regex(r"(?<!\w)(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*[A-Z]\w*)(?!\w)")
 _WORD = lazy_regex(r"[a-z0-9]+")
 #: A program word at the head of a command (``pnpm``, ``./scripts/check.sh``, ``uv``).
@@ -113,7 +113,7 @@ def _paths(line: str, seen: frozenset[str]) -> Iterable[str]:
     """The paths a line names: a folder written with its trailing slash, a path of three or
     more parts, a file name with its extension, or -- in a code span -- two names joined by a
     slash of which one is a folder or file the session saw (``src/lib``) or a scoped package
-    (``@repo/result``); "tree/detail" in
+    (``@repo/result``); "list/detail" in
     prose and `async/await` in code are two words, "Node.js" a product."""
     spans = _CODE_SPAN.findall(line)
     prose = _CODE_SPAN.sub(" ", line)
@@ -138,8 +138,8 @@ def _program(head: str) -> str:
 
 
 def _names_project(line: str, project: str) -> bool:
-    """The project's name, in any spelling of its words ("session-bridge", "SessionBridge",
-    "session_bridge"), as a whole word of the line. A name of one common word is too weak a
+    """The project's name, in any spelling of its words ("order-desk", "OrderDesk",
+    "order_desk"), as a whole word of the line. A name of one common word is too weak a
     sign ("core", "app"): only a name of more than four letters counts."""
     words = _WORD.findall(project.lower())
     joined = "".join(words)

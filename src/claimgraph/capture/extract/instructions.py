@@ -33,12 +33,14 @@ ran (a subcommand it wrote into the CLI reference and never registered), it is n
 
 A guide's line (and a marked comment) counts only when it names something of this project
 (``logic.binds_project``): a path, a command the session ran or the line says to run, a setting,
-the project's name, or a file or folder of it the session saw. "Use absolute imports", "Never
-catch `Exception`", "Use plan mode for any non-trivial task" name nothing of it: advice any
-guide could give, which the next agent follows or hears anyway. The lines the session wrote are
-held to the same test (generic advice the agent added is no project rule); a file the person
-attached to a prompt is not (they asked the work to follow it), nor a guide the session created
-after the person named it in a prompt (the rules they asked to have written down).
+the project's name, or a file or folder of it the session saw. "Prefer composition over
+inheritance", "Never raise `ValueError`", "Think before a large change" name nothing of it:
+advice any guide could give, which the next agent follows or hears anyway. The lines the
+session wrote are held to the same test (generic advice the agent added is no project rule),
+unless a prompt of the person holds most of the line's words (``binds_project.said_in``: a
+rule they dictated, "never push to main"); a file the person attached to a prompt is not
+(they asked the work to follow it), nor a guide the session created after the person named
+it in a prompt (the rules they asked to have written down).
 
 A line keeps the part of the project its item label, parent bullet or heading names
 (``instruction_scope``): "No direct CLI or I/O concerns" under "- **core-lib**:" is a rule
@@ -351,7 +353,7 @@ def _prompts(view: SessionView) -> list[str]:
 
 def _domain_folders(paths: Iterable[str]) -> frozenset[str]:
     """The names (lowercase) of the folders the session saw two or more levels below the root
-    (``joins`` of ``src/domain/shared/joins/x.ts``): a part of what this project is about. The
+    (``ledger`` of ``src/domain/shared/ledger/x.ts``): a part of what this project is about. The
     root's folders and theirs (``tests``, ``docs``, ``src/components``) are the scaffolding of
     any project, and their names are common words of generic advice ("Keep tests fast")."""
     return frozenset(folder.lower() for path in paths
