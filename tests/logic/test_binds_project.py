@@ -86,3 +86,13 @@ def test_a_line_is_said_in_a_request_that_holds_most_of_its_words():
     assert not said_in("Push to main", [request])  # under three words: too little to match
     assert said_in("Zeiten werden immer in UTC gespeichert",
                    [said_words("Bitte notiere: Zeiten werden immer in UTC gespeichert")])
+
+
+@pytest.mark.parametrize("line", [
+    "Never call `print` in library code",
+    "Call `super` in every constructor",
+])
+def test_a_function_the_line_says_to_call_is_no_command(line: str) -> None:
+    """"Run `pytest`" gives a command; "call `print`" a function of the language."""
+    assert anchor(line, "proj") is None
+    assert anchor("Run `pytest` before pushing", "proj") == "pytest"

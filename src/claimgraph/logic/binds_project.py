@@ -56,8 +56,9 @@ _NOT_PATHS = frozenset({"i/o", "ci/cd", "and/or", "either/or", "read/write", "on
 #: "Node.js", "Vue.js": a product's name, written like a file's.
 _PRODUCT = lazy_regex(r"^[A-Z][a-z]+\.js$")
 _SETTING = lazy_regex(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S+")
-#: The words that end just before a command the line tells its reader to run.
-_RUN = lazy_regex(r"\b(?:run|runs|running|execute|invoke|call)\s+(?:the\s+)?$", re.IGNORECASE)
+#: The words that end just before a command the line tells its reader to run ("call" is a
+#: function's: "Never call `print` in library code").
+_RUN = lazy_regex(r"\b(?:run|runs|running|execute|invoke)\s+(?:the\s+)?$", re.IGNORECASE)
 #: A word of prose that may be a folder's name.
 _FOLDER_WORD = lazy_regex(r"(?<![\w/.-])[a-z][\w-]*[a-z0-9](?![\w/-])")
 #: A name someone made up in code: snake_case or lowerCamelCase (``circuit_breaker``,
