@@ -96,3 +96,15 @@ def test_a_function_the_line_says_to_call_is_no_command(line: str) -> None:
     """"Run `pytest`" gives a command; "call `print`" a function of the language."""
     assert anchor(line, "proj") is None
     assert anchor("Run `pytest` before pushing", "proj") == "pytest"
+
+
+def test_a_long_request_vouches_only_for_words_it_says_together():
+    """A pasted spec holds most words of any line somewhere; the person said a line only
+    where its words stand close together."""
+    from claimgraph.logic.binds_project import said_in, said_words
+    spec = ("Keep the invoice screen as it is. " + "Lorem ipsum dolor sit amet. " * 30
+            + "Modules load lazily. " + "Lorem ipsum dolor sit amet. " * 30
+            + "The export must stay cohesive with the old one.")
+    assert not said_in("Keep modules cohesive", [said_words(spec)])
+    assert said_in("Keep modules cohesive",
+                   [said_words(spec + " Also: keep our modules cohesive, please.")])

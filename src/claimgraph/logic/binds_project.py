@@ -33,6 +33,7 @@ Pure: the line and the names the session knows in; a yes or no out.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Iterable
 
@@ -153,18 +154,37 @@ def _names_project(line: str, project: str) -> bool:
     return re.search(r"(?<![a-z0-9])" + spelled + r"(?![a-z0-9])", line.lower()) is not None
 
 
-def said_words(text: str) -> frozenset[str]:
-    """The words (three letters or more, lowercase) ``said_in`` compares."""
-    return frozenset(word.lower() for word in _SAID_WORD.findall(text))
+def said_words(text: str) -> tuple[str, ...]:
+    """The words (three letters or more, lowercase) of ``text`` in order, as ``said_in``
+    compares them."""
+    return tuple(word.lower() for word in _SAID_WORD.findall(text))
 
 
-def said_in(line: str, requests: Iterable[frozenset[str]]) -> bool:
+def said_in(line: str, requests: Iterable[tuple[str, ...]]) -> bool:
     """Whether one of the person's ``requests`` (``said_words`` of each) holds most of the
-    line's words: "Add to CONTRIBUTING.md: never push to main" and the line "Never push to
-    main" the session then wrote. A rule the person dictated is theirs, whatever it names;
-    a line of the agent's own ("Keep modules cohesive") shares none of their words. At least
-    three words and two thirds of the line's: a request that only mentions a topic does not
-    vouch for every line written about it."""
-    words = said_words(line)
-    return any(len(shared := words & request) >= _SAID_MIN
-               and len(shared) >= _SAID_SHARE * len(words) for request in requests)
+    line's words close together: "Add to CONTRIBUTING.md: never push to main" and the line
+    "Never push to main" the session then wrote. A rule the person dictated is theirs,
+    whatever it names; a line of the agent's own ("Keep modules cohesive") shares none of
+    their words. At least three words and two thirds of the line's, within twice the line's
+    length of the request: a request that only mentions a topic does not vouch for every
+    line written about it, nor does a long pasted text that holds each word somewhere."""
+    words = frozenset(said_words(line))
+    need = max(_SAID_MIN, math.ceil(_SAID_SHARE * len(words)))
+    return len(words) >= _SAID_MIN and any(
+        _close_together(request, words, need, 2 * len(words)) for request in requests)
+
+
+def _close_together(text: tuple[str, ...], words: frozenset[str], need: int,
+                    width: int) -> bool:
+    """Whether some ``width`` consecutive words of ``text`` hold ``need`` of ``words``."""
+    counts: dict[str, int] = {}
+    for index, word in enumerate(text):
+        if word in words:
+            counts[word] = counts.get(word, 0) + 1
+        if index >= width and (gone := text[index - width]) in words:
+            counts[gone] -= 1
+            if not counts[gone]:
+                del counts[gone]
+        if len(counts) >= need:
+            return True
+    return False

@@ -338,7 +338,7 @@ def _named_by_person(view: SessionView, cited: str) -> bool:
     return any(_names(text, cited, "") for text in _prompts(view))
 
 
-def _requests(view: SessionView) -> list[frozenset[str]]:
+def _requests(view: SessionView) -> list[tuple[str, ...]]:
     """The words of each prompt the person typed (``said_in``): a line the session wrote in
     their words is a rule they dictated."""
     return list(view.remembered("instructions.requests", lambda v: [
