@@ -8,20 +8,20 @@ from claimgraph.logic.binds_project import anchor
 
 
 @pytest.mark.parametrize("line", [
-    "Use absolute imports",
-    "Never catch `Exception` - catch specific exceptions",
-    "Keep the amount of code in `try`/`except` blocks as small as possible",
-    "Use `import module` rather than `from module import thing`",
-    "Use modern type annotations (`x | y | None` instead of `Optional[Union[x, y]]`)",
-    "Semicolons: Always use semicolons",
-    "Use plan mode for any non-trivial task",
-    "Prefer tree/detail view models over ad-hoc state",  # two words with a slash, in prose
-    "No direct CLI or I/O concerns",
+    "Prefer composition over inheritance",
+    "Never raise `ValueError` for a missing key",
+    "Order the `if`/`else` branches by how likely they are",
+    "Prefer `for item in items` over `while True` loops",
+    "Write unions as `a | b` rather than `Union[a, b]`",
+    "Indentation: Always indent with two spaces",
+    "Think before every large change",
+    "Prefer list/detail view models over ad-hoc state",  # two words with a slash, in prose
+    "No direct network or I/O calls",
     "Build it with Node.js and Vue.js",  # products, not files
     "Read https://example.com/docs/style/guide first",  # another site
 ])
 def test_advice_any_guide_could_give_names_nothing_of_the_project(line: str) -> None:
-    assert anchor(line, "session-bridge", ["src", "index.ts"], ["git", "pnpm"],
+    assert anchor(line, "order-desk", ["src", "index.ts"], ["git", "pnpm"],
                   ["src", "tests"]) is None
 
 
@@ -34,14 +34,14 @@ def test_advice_any_guide_could_give_names_nothing_of_the_project(line: str) -> 
     ("**Running Tests**: Run `pnpm test` to compile the tests", "pnpm test"),
     ("Always run `make check` before committing", "make check"),  # told to run it
     ("Always set NODE_ENV=test when running tests", "NODE_ENV=test"),
-    ("When designing SessionBridge contracts, check the standards first", "session-bridge"),
+    ("When changing OrderDesk contracts, check the standards first", "order-desk"),
     ("Keep `core-lib` free of I/O", "core-lib"),
-    ("Manual joins: use the join helpers for data without foreign keys", "joins"),
+    ("Ledger entries: post them through the ledger helpers", "ledger"),
 ])
 def test_a_line_naming_a_path_command_setting_or_part_binds_the_project(
         line: str, found: str) -> None:
-    assert anchor(line, "session-bridge", ["core-lib", "src"], ["git", "pnpm"],
-                  ["joins", "src"]) == found
+    assert anchor(line, "order-desk", ["core-lib", "src"], ["git", "pnpm"],
+                  ["ledger", "src"]) == found
 
 
 def test_a_command_counts_only_for_a_program_the_session_ran_unless_told_to_run_it() -> None:
@@ -56,8 +56,8 @@ def test_a_short_project_name_is_too_common_a_word_to_tell() -> None:
 
 
 def test_a_folder_counts_as_a_whole_word_only() -> None:
-    assert anchor("Use the joiner pattern", "proj", folders=["join"]) is None
-    assert anchor("Use the joins here", "proj", folders=["joins"]) == "joins"
+    assert anchor("Use the ledgers pattern", "proj", folders=["ledger"]) is None
+    assert anchor("Use the ledger here", "proj", folders=["ledger"]) == "ledger"
 
 
 def test_two_names_joined_by_a_slash_are_a_path_only_when_one_is_a_folder_seen() -> None:
@@ -68,9 +68,43 @@ def test_two_names_joined_by_a_slash_are_a_path_only_when_one_is_a_folder_seen()
 
 @pytest.mark.parametrize(("line", "found"), [
     ("Always wrap every outbound call in the `circuit_breaker` helper", "circuit_breaker"),
-    ("Do not rewrite arg arrays with `startsWith('./')` heuristics", "startsWith"),
+    ("Do not parse flags with `endsWith('=')` checks", "endsWith"),
 ])
 def test_a_name_made_up_in_code_is_the_projects_or_the_api_its_rule_is_about(
         line: str, found: str) -> None:
     assert anchor(line, "proj") == found
     assert anchor(line.replace("`", ""), "proj") is None  # in prose it is not read as code
+
+
+def test_a_line_is_said_in_a_request_that_holds_most_of_its_words():
+    from claimgraph.logic.binds_project import said_in, said_words
+    request = said_words("Add to CONTRIBUTING.md: never push to main, open a pull request.")
+    assert said_in("Never push to main", [request])
+    assert not said_in("Keep modules cohesive", [request])
+    assert not said_in("Never push large files to the main branch without a review first",
+                       [request])  # a third of its words: a line about the topic, not theirs
+    assert not said_in("Push to main", [request])  # under three words: too little to match
+    assert said_in("Zeiten werden immer in UTC gespeichert",
+                   [said_words("Bitte notiere: Zeiten werden immer in UTC gespeichert")])
+
+
+@pytest.mark.parametrize("line", [
+    "Never call `print` in library code",
+    "Call `super` in every constructor",
+])
+def test_a_function_the_line_says_to_call_is_no_command(line: str) -> None:
+    """"Run `pytest`" gives a command; "call `print`" a function of the language."""
+    assert anchor(line, "proj") is None
+    assert anchor("Run `pytest` before pushing", "proj") == "pytest"
+
+
+def test_a_long_request_vouches_only_for_words_it_says_together():
+    """A pasted spec holds most words of any line somewhere; the person said a line only
+    where its words stand close together."""
+    from claimgraph.logic.binds_project import said_in, said_words
+    spec = ("Keep the invoice screen as it is. " + "Lorem ipsum dolor sit amet. " * 30
+            + "Modules load lazily. " + "Lorem ipsum dolor sit amet. " * 30
+            + "The export must stay cohesive with the old one.")
+    assert not said_in("Keep modules cohesive", [said_words(spec)])
+    assert said_in("Keep modules cohesive",
+                   [said_words(spec + " Also: keep our modules cohesive, please.")])

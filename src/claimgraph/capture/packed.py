@@ -74,9 +74,10 @@ class Spill:
     process's resident memory, and a crash leaves nothing behind. Closed when the last packed
     string that reads from it goes (each holds the spill). A write that fails (a full disk),
     or would leave the store's file system short of room (``RESERVE``), leaves the strings
-    from then on in memory, as without a spill; nothing is lost."""
+    from then on in memory, as without a spill; nothing is lost. So does a forked child's: it
+    shares the file with its parent and would write where the parent's bytes are."""
 
-    __slots__ = ("_fd", "_pending", "_flushed", "_full")
+    __slots__ = ("_fd", "_pending", "_flushed", "_full", "_pid")
 
     #: Bytes gathered before a write: one ``write`` per ~100 packed strings, not one each.
     BUFFER = 256 * 1024
@@ -92,6 +93,7 @@ class Spill:
         self._pending = bytearray()
         self._flushed = 0
         self._full = False  # a write failed: what comes next stays in memory
+        self._pid = os.getpid()  # the one process that writes the file
 
     def put(self, data: bytes) -> int | None:
         """Where ``data`` now lives (``offset << 32 | size``), or None if it cannot be kept
@@ -119,7 +121,7 @@ class Spill:
         """The buffer to the file; on a failed write it stays the buffer's, readable there."""
         if self._full or not self._pending:
             return
-        if not self._room(len(self._pending)):
+        if os.getpid() != self._pid or not self._room(len(self._pending)):
             self._full = True
             return
         view = memoryview(self._pending)

@@ -2,9 +2,9 @@
 
 A contributor guide or an agent instruction file mixes two kinds of line. Some are the
 project's own rules: "Run `pnpm test` to compile the tests", "do not hand-edit generated
-files in `dist/`", "When designing AgentV contracts, check …". Others are advice that would
-read the same in any project of the language: "Use absolute imports", "Never catch
-`Exception`", "Always use semicolons", "Use plan mode for any non-trivial task". The second
+files in `dist/`", "When changing OrderDesk's contracts, check …". Others are advice that
+would read the same in any project of the language: "Prefer composition over inheritance",
+"Never raise `ValueError`", "Indent with two spaces", "Think before a large change". The second
 kind is what the next agent already does, or would be told by any style guide; stored, it
 costs a line of every briefing and teaches nothing (the review rubric: generic style advice
 is noise, a concrete project rule -- a command, a path, a prohibition on a thing of the
@@ -21,51 +21,57 @@ line binds the project when it names one of (``anchor``):
   successfully (``pnpm test`` after the session ran ``pnpm install``);
 - a setting: ``NAME=value`` (``NODE_ENV=test``);
 - a name made up in code, in a code span: snake_case or lowerCamelCase (``circuit_breaker``,
-  ``startsWith('./')``): a helper of the project or an API the rule is about;
+  ``endsWith('=')``): a helper of the project or an API the rule is about;
 - the project's own name, or the name of a file or folder of it the session saw, written
-  in a code span (``mementor-lib``): the guide speaks of this project's parts.
+  in a code span (``billing-core``): the guide speaks of this project's parts.
 
-A code span alone is not enough: ``Exception``, ``try``/``except``, ``async`` and ``import
-module`` are the language's words, which any guide of that language may name.
+A code span alone is not enough: ``ValueError``, ``if``/``else``, ``async`` and ``for item
+in items`` are the language's words, which any guide of that language may name.
 
 Pure: the line and the names the session knows in; a yes or no out.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Iterable
 
 from claimgraph.logic.lazy_regex import lazy_regex
 
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: The extensions of the kinds of file a guide names (``docs/api.md``, ``*.test.ts``).
+_EXTENSIONS = (r"(?:md|mdx|ts|tsx|js|jsx|mjs|cjs|py|pyi|rs|go|rb|java|kt|swift|c|h|cc|cpp|hpp|"
+               r"cs|sql|json|jsonc|toml|ya?ml|lock|sh|bash|zsh|ps1|env|ini|cfg|conf|txt|html|"
+               r"css|scss|vue|svelte|proto|graphql|xml|gradle|tf|dockerfile|mk)")
 #: A folder written with its trailing slash, a relative path with at least one slash between
 #: names, or a file name with a known kind of extension; "I/O", "CI/CD", "and/or" are words.
 _PATH = lazy_regex(
     r"(?<![\w/:.-])(?:\.{1,2}/)?(?:[\w.*@-]+/)+(?:[\w.*-]+)?(?![\w/])"
-    r"|(?<![\w/.-])[\w*-][\w.*-]*\.(?:md|mdx|ts|tsx|js|jsx|mjs|cjs|py|pyi|rs|go|rb|java|kt|"
-    r"swift|c|h|cc|cpp|hpp|cs|sql|json|jsonc|toml|ya?ml|lock|sh|bash|zsh|ps1|env|ini|cfg|conf|"
-    r"txt|html|css|scss|vue|svelte|proto|graphql|xml|gradle|tf|dockerfile|mk)\b")
+    r"|(?<![\w/.-])[\w*-][\w.*-]*\." + _EXTENSIONS + r"\b")
 #: A path's last part with the extension of a kind of file.
-_FILE = lazy_regex(r"[\w*-]\.(?:md|mdx|ts|tsx|js|jsx|mjs|cjs|py|pyi|rs|go|rb|java|kt|swift|c|h|cc|"
-                   r"cpp|hpp|cs|sql|json|jsonc|toml|ya?ml|lock|sh|bash|zsh|ps1|env|ini|cfg|conf|"
-                   r"txt|html|css|scss|vue|svelte|proto|graphql|xml|gradle|tf|dockerfile|mk)$")
+_FILE = lazy_regex(r"[\w*-]\." + _EXTENSIONS + "$")
 #: Words with slashes that are not paths.
 _NOT_PATHS = frozenset({"i/o", "ci/cd", "and/or", "either/or", "read/write", "on/off",
                         "yes/no", "true/false", "input/output", "tcp/ip", "n/a", "w/o"})
 #: "Node.js", "Vue.js": a product's name, written like a file's.
 _PRODUCT = lazy_regex(r"^[A-Z][a-z]+\.js$")
 _SETTING = lazy_regex(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S+")
-#: The words that end just before a command the line tells its reader to run.
-_RUN = lazy_regex(r"\b(?:run|runs|running|execute|invoke|call)\s+(?:the\s+)?$", re.IGNORECASE)
+#: The words that end just before a command the line tells its reader to run ("call" is a
+#: function's: "Never call `print` in library code").
+_RUN = lazy_regex(r"\b(?:run|runs|running|execute|invoke)\s+(?:the\s+)?$", re.IGNORECASE)
 #: A word of prose that may be a folder's name.
 _FOLDER_WORD = lazy_regex(r"(?<![\w/.-])[a-z][\w-]*[a-z0-9](?![\w/-])")
 #: A name someone made up in code: snake_case or lowerCamelCase (``circuit_breaker``,
-#: ``startsWith``), not one word of the language (``Exception``, ``async``, ``import``).
+#: ``endsWith``), not one word of the language (``ValueError``, ``async``, ``import``).
 _COMPOUND = lazy_regex(r"(?<!\w)(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z][a-z0-9]*[A-Z]\w*)(?!\w)")
 _WORD = lazy_regex(r"[a-z0-9]+")
 #: A program word at the head of a command (``pnpm``, ``./scripts/check.sh``, ``uv``).
 _PROGRAM = lazy_regex(r"^(?:\./)?[\w][\w./-]*$")
+#: A word a person's request and a line can share: three letters or more, in any script.
+_SAID_WORD = lazy_regex(r"[^\W\d_]{3,}")
+#: How many of a line's words one request must hold, at the least and as a share of them.
+_SAID_MIN, _SAID_SHARE = 3, 2 / 3
 
 
 def anchor(line: str, project: str | None, parts: Iterable[str] = (),
@@ -109,7 +115,7 @@ def _paths(line: str, seen: frozenset[str]) -> Iterable[str]:
     """The paths a line names: a folder written with its trailing slash, a path of three or
     more parts, a file name with its extension, or -- in a code span -- two names joined by a
     slash of which one is a folder or file the session saw (``src/lib``) or a scoped package
-    (``@repo/result``); "tree/detail" in
+    (``@repo/result``); "list/detail" in
     prose and `async/await` in code are two words, "Node.js" a product."""
     spans = _CODE_SPAN.findall(line)
     prose = _CODE_SPAN.sub(" ", line)
@@ -134,8 +140,8 @@ def _program(head: str) -> str:
 
 
 def _names_project(line: str, project: str) -> bool:
-    """The project's name, in any spelling of its words ("session-bridge", "SessionBridge",
-    "session_bridge"), as a whole word of the line. A name of one common word is too weak a
+    """The project's name, in any spelling of its words ("order-desk", "OrderDesk",
+    "order_desk"), as a whole word of the line. A name of one common word is too weak a
     sign ("core", "app"): only a name of more than four letters counts."""
     words = _WORD.findall(project.lower())
     joined = "".join(words)
@@ -146,3 +152,39 @@ def _names_project(line: str, project: str) -> bool:
         return False
     spelled = r"[\s_.-]?".join(re.escape(word) for word in words)
     return re.search(r"(?<![a-z0-9])" + spelled + r"(?![a-z0-9])", line.lower()) is not None
+
+
+def said_words(text: str) -> tuple[str, ...]:
+    """The words (three letters or more, lowercase) of ``text`` in order, as ``said_in``
+    compares them."""
+    return tuple(word.lower() for word in _SAID_WORD.findall(text))
+
+
+def said_in(line: str, requests: Iterable[tuple[str, ...]]) -> bool:
+    """Whether one of the person's ``requests`` (``said_words`` of each) holds most of the
+    line's words close together: "Add to CONTRIBUTING.md: never push to main" and the line
+    "Never push to main" the session then wrote. A rule the person dictated is theirs,
+    whatever it names; a line of the agent's own ("Keep modules cohesive") shares none of
+    their words. At least three words and two thirds of the line's, within twice the line's
+    length of the request: a request that only mentions a topic does not vouch for every
+    line written about it, nor does a long pasted text that holds each word somewhere."""
+    words = frozenset(said_words(line))
+    need = max(_SAID_MIN, math.ceil(_SAID_SHARE * len(words)))
+    return len(words) >= _SAID_MIN and any(
+        _close_together(request, words, need, 2 * len(words)) for request in requests)
+
+
+def _close_together(text: tuple[str, ...], words: frozenset[str], need: int,
+                    width: int) -> bool:
+    """Whether some ``width`` consecutive words of ``text`` hold ``need`` of ``words``."""
+    counts: dict[str, int] = {}
+    for index, word in enumerate(text):
+        if word in words:
+            counts[word] = counts.get(word, 0) + 1
+        if index >= width and (gone := text[index - width]) in words:
+            counts[gone] -= 1
+            if not counts[gone]:
+                del counts[gone]
+        if len(counts) >= need:
+            return True
+    return False

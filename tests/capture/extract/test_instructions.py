@@ -404,8 +404,8 @@ STYLE_GUIDE = """# Contributing
 
 ## Style
 
-- Use absolute imports
-- Never catch `Exception` - catch specific exceptions
+- Prefer composition over inheritance
+- Never raise `ValueError` for a missing key
 - Do not hand-edit generated files in `dist/`
 - Run `pnpm test` before pushing
 - Keep billing code free of network calls
@@ -427,7 +427,7 @@ def test_a_guide_keeps_only_the_lines_that_name_something_of_the_project():
 
 def test_generic_advice_the_session_wrote_into_a_guide_is_not_kept_either():
     session = Session()
-    session.write(f"{ROOT}/AGENTS.md", "# Rules\n\n- Use plan mode for any non-trivial task\n"
+    session.write(f"{ROOT}/AGENTS.md", "# Rules\n\n- Think before every large change\n"
                   "- Never edit `gen/` by hand\n")
     assert {c["object"] for c in only(session.extract(), "x/convention")} == {
         "Never edit `gen/` by hand"}
@@ -458,17 +458,17 @@ def test_a_word_of_a_quoted_script_is_not_a_program_the_session_ran():
 
 
 def test_a_folder_word_ties_a_line_only_for_a_folder_below_the_scaffolding():
-    """``src/domain/shared/joins/`` is this project's; ``tests/`` and ``src/components/`` are
+    """``src/domain/shared/ledger/`` is this project's; ``tests/`` and ``src/components/`` are
     every project's, and "Keep tests fast" is advice, not a rule of the project."""
     session = Session(agent="codex")
-    for path in ("src/domain/shared/joins/members.ts", "tests/unit/a.test.ts",
+    for path in ("src/domain/shared/ledger/entries.ts", "tests/unit/a.test.ts",
                  "src/components/x.tsx"):
         session.tool("Read", {"file_path": f"{ROOT}/{path}"}, output="export {}\n")
     session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
-                 output="# Style\n\n- Manual joins: Use the join helpers for rows without keys\n"
+                 output="# Style\n\n- Ledger entries: Use the ledger helpers for every write\n"
                         "- Always keep components small\n- Never skip tests\n")
     assert {c["object"] for c in only(session.extract(), "x/convention")} == {
-        "Manual joins: Use the join helpers for rows without keys"}
+        "Ledger entries: Use the ledger helpers for every write"}
 
 
 def test_a_guide_the_person_asked_the_session_to_write_keeps_all_its_rules():
@@ -485,3 +485,28 @@ def test_a_guide_the_person_asked_the_session_to_write_keeps_all_its_rules():
     unasked.write(f"{ROOT}/CONTRIBUTING.md", guide)
     assert {c["object"] for c in only(unasked.extract(), "x/convention")} == {
         "Never edit `gen/` by hand"}
+
+
+def test_a_rule_the_person_dictated_into_a_guide_is_kept_though_it_names_nothing():
+    """"Add to CONTRIBUTING.md: never push to main" is the person's rule, in their words; the
+    session's own additions beside it, which they did not say, are held to the test."""
+    session = Session()
+    session.prompt("Add a rule to CONTRIBUTING.md: never push to main, open a pull request.")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Rules\n\n- Never edit `gen/` by hand\n")
+    session.edit(f"{ROOT}/CONTRIBUTING.md", "- Never edit `gen/` by hand\n",
+                 "- Never edit `gen/` by hand\n- Never push to main; open a pull request\n"
+                 "- Keep modules cohesive\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")} == {
+        "Never edit `gen/` by hand", "Never push to main; open a pull request"}
+
+
+def test_a_guide_line_the_person_only_echoes_in_a_prompt_is_still_held_to_the_test():
+    """The person's words tie a line the SESSION wrote to them; a line the guide already had
+    is the guide's, whatever a prompt repeats."""
+    session = Session()
+    session.prompt("Remember: never push to main.")
+    session.tool("Read", {"file_path": f"{ROOT}/CONTRIBUTING.md"},
+                 output="# Rules\n\n- Never push to main\n- Never edit `gen/` by hand\n")
+    assert {c["object"] for c in only(session.extract(), "x/convention")
+            if c["evidence"][0].startswith("CONTRIBUTING.md")} == {"Never edit `gen/` by hand"}

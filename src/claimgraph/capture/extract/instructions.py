@@ -33,12 +33,14 @@ ran (a subcommand it wrote into the CLI reference and never registered), it is n
 
 A guide's line (and a marked comment) counts only when it names something of this project
 (``logic.binds_project``): a path, a command the session ran or the line says to run, a setting,
-the project's name, or a file or folder of it the session saw. "Use absolute imports", "Never
-catch `Exception`", "Use plan mode for any non-trivial task" name nothing of it: advice any
-guide could give, which the next agent follows or hears anyway. The lines the session wrote are
-held to the same test (generic advice the agent added is no project rule); a file the person
-attached to a prompt is not (they asked the work to follow it), nor a guide the session created
-after the person named it in a prompt (the rules they asked to have written down).
+the project's name, or a file or folder of it the session saw. "Prefer composition over
+inheritance", "Never raise `ValueError`", "Think before a large change" name nothing of it:
+advice any guide could give, which the next agent follows or hears anyway. The lines the
+session wrote are held to the same test (generic advice the agent added is no project rule),
+unless a prompt of the person holds most of the line's words (``binds_project.said_in``: a
+rule they dictated, "never push to main"); a file the person attached to a prompt is not
+(they asked the work to follow it), nor a guide the session created after the person named
+it in a prompt (the rules they asked to have written down).
 
 A line keeps the part of the project its item label, parent bullet or heading names
 (``instruction_scope``): "No direct CLI or I/O concerns" under "- **core-lib**:" is a rule
@@ -60,7 +62,7 @@ from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import OK, SessionView, candidate, file_evidence
 from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
 from claimgraph.capture.extract.statements import CONVENTION, classify
-from claimgraph.logic.binds_project import anchor
+from claimgraph.logic.binds_project import anchor, said_in, said_words
 
 MAX_PER_DOC = 10
 MAX_PER_CODE_FILE = 3
@@ -186,8 +188,9 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         rules = (doc_page_rules if _docs_page(cited) else doc_rules) \
             if is_instruction_file(cited) else comment_rules
         limit = MAX_PER_CODE_FILE if rules is comment_rules else MAX_PER_DOC
-        added = session_added_lines(looks) if _docs_page(cited) else frozenset()
-        own = session_added_lines(looks) if cited in anyway else None
+        wrote = session_added_lines(looks)
+        added = wrote if _docs_page(cited) else frozenset()
+        own = wrote if cited in anyway else None
         pointed = any(look.attached for look in looks) or (  # the person asked to follow it
             looks[0].how == "write" and _named_by_person(view, cited))  # or to write it
         folders = seen_folders - frozenset(cited.lower().split("/")[:-1])
@@ -204,7 +207,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                 if own is not None and line not in own:
                     continue  # the next agent of this harness loads the file: a repeat
                 if not _docs_page(cited) and not pointed and anchor(
-                        line, view.project, parts, _programs(view), folders) is None:
+                        line, view.project, parts, _programs(view), folders) is None and not (
+                        line in wrote and said_in(line, _requests(view))):
                     continue  # names nothing of this project: advice any guide could give
                 stored = scoped(rule, scopes.get(line, ""))
                 if stored is None:
@@ -331,14 +335,25 @@ def _ran(view: SessionView) -> list[str]:
 def _named_by_person(view: SessionView, cited: str) -> bool:
     """A prompt the person typed names the file ("Write our contribution rules down in
     CONTRIBUTING.md"): a guide the session then created holds the rules they asked for."""
-    prompts = view.remembered("instructions.prompts", lambda v: [
-        without_injected(event.text) for event in v.transcript.events if event.is_human_prompt])
-    return any(_names(text, cited, "") for text in prompts)
+    return any(_names(text, cited, "") for text in _prompts(view))
+
+
+def _requests(view: SessionView) -> list[tuple[str, ...]]:
+    """The words of each prompt the person typed (``said_in``): a line the session wrote in
+    their words is a rule they dictated."""
+    return list(view.remembered("instructions.requests", lambda v: [
+        said_words(text) for text in _prompts(v)]))
+
+
+def _prompts(view: SessionView) -> list[str]:
+    """The prompts the person typed, without what the harness injected into them."""
+    return list(view.remembered("instructions.prompts", lambda v: [
+        without_injected(event.text) for event in v.transcript.events if event.is_human_prompt]))
 
 
 def _domain_folders(paths: Iterable[str]) -> frozenset[str]:
     """The names (lowercase) of the folders the session saw two or more levels below the root
-    (``joins`` of ``src/domain/shared/joins/x.ts``): a part of what this project is about. The
+    (``ledger`` of ``src/domain/shared/ledger/x.ts``): a part of what this project is about. The
     root's folders and theirs (``tests``, ``docs``, ``src/components``) are the scaffolding of
     any project, and their names are common words of generic advice ("Keep tests fast")."""
     return frozenset(folder.lower() for path in paths
