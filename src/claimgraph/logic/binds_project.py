@@ -15,7 +15,7 @@ rule names something that exists only in this project, and advice names nothing 
 line binds the project when it names one of (``anchor``):
 
 - a path: a folder with its slash (``src/test/``, ``dist/``), a file with its extension
-  (``docs/api.md``, ``package.json``) or a glob of files (``*.test.ts``) -- not a URL, and
+  (``doc/api.md``, ``package.json``) or a glob of files (``*.test.ts``) -- not a URL, and
   not "I/O" or "CI/CD";
 - a command the session ran: a code span whose first word is a program the session ran
   successfully (``pnpm test`` after the session ran ``pnpm install``);
@@ -40,7 +40,7 @@ from typing import Iterable
 from claimgraph.logic.lazy_regex import lazy_regex
 
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
-#: The extensions of the kinds of file a guide names (``docs/api.md``, ``*.test.ts``).
+#: The extensions of the kinds of file a guide names (``doc/api.md``, ``*.test.ts``).
 _EXTENSIONS = (r"(?:md|mdx|ts|tsx|js|jsx|mjs|cjs|py|pyi|rs|go|rb|java|kt|swift|c|h|cc|cpp|hpp|"
                r"cs|sql|json|jsonc|toml|ya?ml|lock|sh|bash|zsh|ps1|env|ini|cfg|conf|txt|html|"
                r"css|scss|vue|svelte|proto|graphql|xml|gradle|tf|dockerfile|mk)")
