@@ -182,8 +182,22 @@ def established(name: str, said: Iterable[str], failures: Iterable[str],
     pattern = _name_pattern(name)
     if pattern is None:
         return False
-    return any(names_package(name, pattern, text) for text in said) \
-        or any(pattern.search(text) for text in failures)
+    return _names_in_any(name, pattern, said) or any(pattern.search(text) for text in failures)
+
+
+def _names_in_any(name: str, pattern: re.Pattern[str], said: Iterable[str]) -> bool:
+    """``any(names_package(name, pattern, text) for text in said)``, with the texts that
+    hold no match of ``pattern`` (nearly all: a session says few of its packages' names)
+    passed over in one search of them joined by line breaks. A tool call's every package
+    was held against every prompt of the session, each split into sentences in Python, so
+    the cost grew with the session's length squared (issue 29). The joined search finds a
+    match exactly when one text holds one: a line break is none of the characters the
+    pattern's look-arounds refuse, as at a text's start or end, and a name without one
+    cannot match across it; ``names_package`` needs a match of ``pattern`` in its text."""
+    texts = said if isinstance(said, list) else list(said)
+    if "\n" not in name and pattern.search("\n".join(texts)) is None:
+        return False
+    return any(names_package(name, pattern, text) for text in texts)
 
 
 #: Words that make a sentence about packages (what one is, or adding one): an ordinary word
@@ -207,6 +221,8 @@ def names_package(name: str, pattern: re.Pattern[str], text: str) -> bool:
     person chose no dependency by saying it."""
     if not _LETTERS_ONLY.match(name.strip().lower()):
         return bool(pattern.search(text))
+    if pattern.search(text) is None:
+        return False  # a match in a sentence is one in the text: no sentence holds one
     for sentence in _SENTENCE_END.split(text):
         for found in pattern.finditer(sentence):
             spanned = sentence[:found.start()].count("`") % 2 == 1 \
