@@ -169,8 +169,8 @@ def test_what_establishes_a_dependency(name, said, failures, replaced, expected)
 ])
 @pytest.mark.parametrize("name", ["httpx", "markdown", "pytest-cov", "ṡ"])
 def test_the_prompts_searched_together_say_what_each_one_says(name, said):
-    """``established`` searches the prompts joined by line breaks before reading them one
-    by one: the same answer as each prompt searched alone (``names_package``)."""
+    """``established`` reads only the prompts its name's pattern finds something in: the
+    same answer as every prompt read (``names_package``), at a prompt's bounds too."""
     pattern = _name_pattern(name)
     alone = pattern is not None and any(names_package(name, pattern, text) for text in said)
     assert established(name, said, [], []) is alone

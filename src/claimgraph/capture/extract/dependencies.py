@@ -188,16 +188,14 @@ def established(name: str, said: Iterable[str], failures: Iterable[str],
 def _names_in_any(name: str, pattern: re.Pattern[str], said: Iterable[str]) -> bool:
     """``any(names_package(name, pattern, text) for text in said)``, with the texts that
     hold no match of ``pattern`` (nearly all: a session says few of its packages' names)
-    passed over in one search of them joined by line breaks. A tool call's every package
-    was held against every prompt of the session, each split into sentences in Python, so
-    the cost grew with the session's length squared (issue 29). The joined search finds a
-    match exactly when one text holds one: a line break is none of the characters the
-    pattern's look-arounds refuse, as at a text's start or end, and a name without one
-    cannot match across it; ``names_package`` needs a match of ``pattern`` in its text."""
-    texts = said if isinstance(said, list) else list(said)
-    if "\n" not in name and pattern.search("\n".join(texts)) is None:
-        return False
-    return any(names_package(name, pattern, text) for text in texts)
+    passed over by that one search each: ``names_package`` needs a match in its text. A
+    tool call's every package was held against every prompt of the session, each split
+    into sentences in Python first, so the cost grew with the session's length squared
+    (issue 29); it still does, but as one search in C a prompt: 70 names against the 200
+    MB input's 1,394 prompts, 0.48 -> 0.10 s. (Searching the prompts joined by line breaks
+    was no faster, 0.098 s, and made a copy of them all for each name, ~0.8 MB there.)"""
+    return any(names_package(name, pattern, text) for text in said
+               if pattern.search(text) is not None)
 
 
 #: Words that make a sentence about packages (what one is, or adding one): an ordinary word
