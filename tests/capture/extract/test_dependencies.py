@@ -168,7 +168,7 @@ def test_what_establishes_a_dependency(name, said, failures, replaced, expected)
     ["`markdown`"], ["pytest\n_cov"], ["pytest_cov"], ["Use HTTPX"],
 ])
 @pytest.mark.parametrize("name", ["httpx", "markdown", "pytest-cov", "ṡ"])
-def test_the_prompts_searched_together_say_what_each_one_says(name, said):
+def test_the_prompts_passed_over_after_one_search_change_no_answer(name, said):
     """``established`` reads only the prompts its name's pattern finds something in: the
     same answer as every prompt read (``names_package``), at a prompt's bounds too."""
     pattern = _name_pattern(name)
