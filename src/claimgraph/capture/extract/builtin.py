@@ -115,6 +115,7 @@ LAST_READ_BY: dict[Callable[..., Any], frozenset[str]] = {
                                      "git_observed.last_tried"}),
     summary_candidates: frozenset({"summaries.outputs", "summaries.program_runs",
                                    "summaries.failing_lines", "held.outside"}),
+    structure_candidates: frozenset({"structure.named"}),
 }
 
 

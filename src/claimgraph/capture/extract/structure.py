@@ -231,7 +231,13 @@ def named(view: SessionView) -> frozenset[str]:
     ``_span_name``). Only the person's own prose is read: a message that is mostly a paste
     (a log, a diff, code) and the pasted lines of another (code blocks, quoted lines, log
     and code lines) name what someone or something else wrote -- an automated review's
-    handler names, a stack trace's frames."""
+    handler names, a stack trace's frames. Read once per view: the summaries ask for it
+    for each claim they hold against it, and each reading went through every message of
+    the person's, so the cost grew with the session's length squared (issue 29)."""
+    return view.remembered("structure.named", _named)
+
+
+def _named(view: SessionView) -> frozenset[str]:
     words: set[str] = set().union(*named_together(view))
     for lesson in lessons_of(view):
         words.update(name for name in _IDENTIFIER.findall(lesson["object"])
