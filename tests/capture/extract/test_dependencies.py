@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.capture.extract.dependencies import _name_pattern, established, names_package
+from claimgraph.capture.extract.dependencies import established
 
 from .extract_helpers import ROOT, Session, facts, only
 
@@ -159,21 +159,6 @@ def test_a_version_bump_is_not_a_replacement():
 ])
 def test_what_establishes_a_dependency(name, said, failures, replaced, expected):
     assert established(name, said, failures, replaced) is expected
-
-
-@pytest.mark.parametrize("said", [
-    ["use httpx", "now"], ["see", "httpx is the one to use"],  # at a prompt's end, start
-    ["the mock is", "httpx-mock"], ["my.", "httpx please"],  # the next text's own bounds
-    ["a", "b", "ṡ"], ["add the", "markdown library"],  # nowhere whole; a sentence apart
-    ["`markdown`"], ["pytest\n_cov"], ["pytest_cov"], ["Use HTTPX"],
-])
-@pytest.mark.parametrize("name", ["httpx", "markdown", "pytest-cov", "ṡ"])
-def test_the_prompts_passed_over_after_one_search_change_no_answer(name, said):
-    """``established`` reads only the prompts its name's pattern finds something in: the
-    same answer as every prompt read (``names_package``), at a prompt's bounds too."""
-    pattern = _name_pattern(name)
-    alone = pattern is not None and any(names_package(name, pattern, text) for text in said)
-    assert established(name, said, [], []) is alone
 
 
 def test_a_pasted_log_naming_a_package_is_no_choice_of_the_person():
