@@ -77,6 +77,8 @@ _LOOKING = frozenset({
     "diff", "less", "more", "nl", "jq", "test", "[", "true", "false", "curl", "wget", "kill",
     "pkill", "lsof", "mkdir", "touch", "rm", "cp", "mv", "chmod", "open", "sort", "uniq",
     "xargs", "tee", "date", "whoami", "uname", "bd", "gh"})
+#: The programs that only look (other rules ask whether a turn ran anything else).
+LOOKING = _LOOKING
 #: Tools that edit files, called through the shell (Codex's ``apply_patch``): an edit that
 #: failed and was made again is no command to run differently.
 _EDITORS = frozenset({"apply_patch", "applypatch"})

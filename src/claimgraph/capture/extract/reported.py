@@ -30,14 +30,25 @@ again from that report, so only the edits after it are the fix), or the next mes
 complaining ("still crashes", "same error"). A report nothing proved fixed -- the session
 ended, or the person said nothing more -- is not stored: it is what the agent hoped.
 
+A log the person's run wrote counts as their report too, when the session read it before
+doing anything else in the turn (``_log_report``): "it crashed, check the crash log" -- the agent
+reads ``.crash.log`` and the traceback is there. It is a report only when it is a log file (a
+``.log`` name), read whole or in part by the read tool or ``cat``/``tail``/``head``, after a
+message of the person's and before the session ran, changed or wrote anything since (else the
+log may be of the session's own run). A log keeps every run's failures: only its latest failure
+(from its last ``Traceback`` line on, when it has one) is the report. The same proof and
+refutations follow as for a pasted log; a later read of the log whose latest failure is the
+same error refutes the fix as a pasted one would.
+
 The text is the failure and the change ("`opk-gui` failed: AttributeError: …; fixed by editing
-opk/ui/form.py"), taken from the record, never from the agent's explanation of it.
+opk/ui/form.py", "`app/.crash.log` showed a failure: KeyError: 'id'; fixed by editing
+app/tui.py"), taken from the record, never from the agent's explanation of it.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
@@ -46,11 +57,13 @@ from claimgraph.capture.extract.code import is_test_file
 from claimgraph.capture.extract.commands import kind_of as command_kind
 from claimgraph.capture.extract.gates import added_lines, describe_edits
 from claimgraph.capture.extract.held import acted_between, changed_outside, user_changed
-from claimgraph.capture.extract.lessons import run_verdict, shown_command, telling_line
+from claimgraph.capture.extract.lessons import (
+    LOOKING, run_verdict, shown_command, telling_line)
 from claimgraph.capture.extract.prose import split_paste
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, short_quote, transcript_evidence)
-from claimgraph.capture.extract.shell import call_cwd, command_text, invocations
+from claimgraph.capture.extract.shell import call_cwd, command_text, invocations, positional
+from claimgraph.capture.extract.tools import READ, SHELL, kind_of as tool_kind
 from claimgraph.capture.extract.writes import file_ops
 
 #: A log line's severity, by its structure: a severity word opening the line (after a
@@ -106,6 +119,16 @@ _MIN_LOG_LINES = 1
 _OPENING = 160
 #: The most telling error shape a report's error line may have (0: a named error).
 _NAMED = 0
+#: A log file's name: ``app.log``, ``.crash.log``, ``server.log.1``.
+_LOG_FILE = lazy_regex(r"\.log(?:\.\d+)?$")
+#: The programs that show a file's text to the session.
+_SHOWS = frozenset({"cat", "tail", "head", "less", "more"})
+#: A read tool's line-number margin (``    12→text``, ``    12\ttext``).
+_MARGIN = lazy_regex(r"^\s*\d+(?:→|\t)", re.MULTILINE)
+#: The line a Python traceback ends with: the exception's (dotted) class, a colon, its message.
+_EXCEPTION_LINE = lazy_regex(r"^[A-Za-z_][\w.]*: \S")
+#: Where a log's latest Python failure starts.
+_TRACEBACK = "Traceback (most recent call last):"
 
 
 @dataclass
@@ -122,6 +145,8 @@ class _Report:
     passed_since_edit: bool = False
     #: A change outside the project since the report (``held``): not the project's fix.
     outside: bool = False
+    #: The log file the report was read from (``_log_report``), as cited; None: pasted.
+    log: str | None = None
 
 
 def reported_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -136,9 +161,12 @@ def reported_lesson_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
              if event.is_human_prompt and pasted_failure(event.text) is not None]
     later += [(call.line, view.results[call.call_id]) for call in view.calls()
               if call.call_id in view.results and run_verdict(view, call) == FAILED]
+    shown_texts = [(line, shown.text) for line, shown in later]
+    shown_texts += [(call.line, _latest(_log_text(view, call) or "")) for call in view.calls()
+                    if _log_path(view, call) is not None]
     for lesson, error, line in proved:
         again = _flat(error.rstrip("…"))
-        if not any(seen > line and again in _flat(shown.text) for seen, shown in later):
+        if not any(seen > line and again in _flat(text) for seen, text in shown_texts):
             yield lesson
 
 
@@ -149,8 +177,10 @@ def _proved(view: SessionView) -> Iterator[tuple[dict[str, Any], str, int]]:
         return
     seen: set[str] = set()
     open_report: _Report | None = None
+    quiet = False  # nothing but reading since the person's last message
     for event in view.transcript.events:
         if event.is_human_prompt:
+            quiet = True
             report = pasted_failure(event.text)
             if open_report is not None and open_report.edits:
                 verdict = _judge(open_report, report, event.text)
@@ -168,6 +198,11 @@ def _proved(view: SessionView) -> Iterator[tuple[dict[str, Any], str, int]]:
             continue
         if event.kind != "tool_call" or event.derived:
             continue
+        if quiet and open_report is None:
+            logged = _log_report(view, event)
+            if logged is not None:
+                open_report = logged
+        quiet = quiet and _only_reads(event)
         if view.outcome(event) != OK:
             continue
         if open_report is not None and changed_outside(view, event):
@@ -216,7 +251,7 @@ def _points_at_fix(report: _Report) -> bool:
 
 def _pointed(report: _Report) -> set[str]:
     """The files the fix edited that the pasted log's locations name."""
-    split = split_paste(report.event.text)
+    split = split_paste(report.event.text) if report.log is None else None
     log = split[1] if split is not None else report.event.text
     named = {(match[1] or match[2]).rsplit("/", 1)[-1] for match in _LOCATION.finditer(log)}
     return {cited for _, cited, _ in report.edits
@@ -295,8 +330,12 @@ def _lesson(view: SessionView, report: _Report, proof: Event) -> dict[str, Any] 
     pointed = _pointed(report)
     if pointed:  # other files edited meanwhile served other requests
         edits = [edit for edit in edits if edit[1] in pointed]
-    shown = f"`{shown_command(tuple(report.check.split()), view.root)}` failed" \
-        if report.check else "A run the user reported failed"
+    if report.log is not None:
+        shown = f"`{report.log}` showed a failure"
+    elif report.check:
+        shown = f"`{shown_command(tuple(report.check.split()), view.root)}` failed"
+    else:
+        shown = "A run the user reported failed"
     text = f"{shown}: {report.error}; fixed by {describe_edits(edits)}"
     evidence = [transcript_evidence(report.event.line, report.error),
                 transcript_evidence(edits[-1][0].line, edits[-1][1]),
@@ -318,6 +357,78 @@ def _worked_around(view: SessionView, error: str, edited: list[str]) -> bool:
                for call in view.calls()):
             return True
     return False
+
+
+def _log_report(view: SessionView, call: Event) -> _Report | None:
+    """A report read from a log file (module docstring): its latest failure, cited at the
+    read's result."""
+    path = _log_path(view, call)
+    result = view.results.get(call.call_id or "")
+    if path is None or result is None:
+        return None
+    latest = _latest(_log_text(view, call) or "")
+    found = pasted_failure(latest)
+    error = found[0] if found is not None else _raised(latest)
+    if error is None:
+        return None
+    return _Report(replace(result, text=latest), error, None, log=path)
+
+
+def _log_path(view: SessionView, call: Event) -> str | None:
+    """The log file a call showed the session (module docstring), as cited, else None."""
+    kind = tool_kind(call.tool_name)
+    target: str | None = None
+    if kind == READ:
+        given = dict(call.tool_input or {})
+        path = given.get("file_path") or given.get("absolute_path") or given.get("path")
+        target = view.resolve(path, call.cwd) if isinstance(path, str) else None
+    elif kind == SHELL:
+        command = command_text(call)
+        runs = [run for run in (invocations(command, call_cwd(call)) if command else [])
+                if run.argv[0] != "cd"]
+        if len(runs) == 1 and runs[0].argv[0] in _SHOWS:
+            files = [word for word in positional(runs[0].argv)[1:] if not word.isdigit()]
+            target = view.resolve(files[0], runs[0].cwd) if len(files) == 1 else None
+    if target is None or not _LOG_FILE.search(target):
+        return None
+    return view.relative(target) or target
+
+
+def _log_text(view: SessionView, call: Event) -> str | None:
+    """What the read showed of the log, without a read tool's line-number margin."""
+    result = view.results.get(call.call_id or "")
+    return _MARGIN.sub("", result.text) if result is not None and result.text else None
+
+
+def _latest(text: str) -> str:
+    """A log's latest failure: from its last ``Traceback`` line on, else the whole text."""
+    at = text.rfind(_TRACEBACK)
+    return text[at:] if at >= 0 else text
+
+
+def _raised(latest: str) -> str | None:
+    """The exception a log's latest traceback ends with, whatever its class is called
+    (``pkg.mod.DuplicateIds: …``): the first line after the frames that opens flush left with a
+    dotted name and a colon."""
+    if not latest.startswith(_TRACEBACK):
+        return None
+    for line in latest.splitlines()[1:]:
+        if _EXCEPTION_LINE.match(line):
+            return short_quote(line.strip(), 100).rstrip(".;: ")
+    return None
+
+
+def _only_reads(call: Event) -> bool:
+    """A call that only looks (the read tool, or shell programs that only show or search): the
+    session has run nothing that could have written a log."""
+    kind = tool_kind(call.tool_name)
+    if kind == READ:
+        return True
+    if kind != SHELL:
+        return False
+    command = command_text(call)
+    runs = invocations(command, call_cwd(call)) if command else []
+    return bool(runs) and all(run.argv[0] in LOOKING or run.argv[0] == "cd" for run in runs)
 
 
 def _flat(text: str) -> str:
