@@ -274,3 +274,76 @@ def test_an_upper_case_error_pasted_and_fixed_is_a_lesson():
     assert _lessons(session) == [
         "`make build` failed: ERROR: cart total undefined for empty carts; fixed by editing "
         "shop/cart.py"]
+
+
+# A log the person's run wrote, read by the session at their word: their report too.
+OLD_CRASH = ("Traceback (most recent call last):\n"
+             '  File "/home/dev/shop/shop/app.py", line 3, in <module>\n'
+             "    import widgets\n"
+             "ModuleNotFoundError: No module named 'widgets'\n")
+CRASH = ("Traceback (most recent call last):\n"
+         '  File "/home/dev/shop/shop/panel.py", line 40, in show\n'
+         "    self.mount(Label(text, id='header'))\n"
+         '  File "/home/dev/shop/.venv/lib/python3.12/site-packages/tk/dom.py", line 9, in mount\n'
+         "    raise ClashingIds(name)\n"
+         "tk.dom.ClashingIds: a node with id 'header' is already mounted\n")
+
+
+def _log_read(session: Session, text: str, *, tool: str = "Read") -> None:
+    numbered = "\n".join(f"{n:>6}→{line}" for n, line in enumerate(text.splitlines(), 1))
+    if tool == "Read":
+        session.tool("Read", {"file_path": f"{ROOT}/.crash.log"}, output=numbered)
+    else:
+        session.bash("tail -40 .crash.log", output=text)
+
+
+@pytest.mark.parametrize("tool", ["Read", "Bash"])
+def test_a_crash_log_read_at_the_persons_word_is_their_report(tool: str):
+    session = Session()
+    session.prompt("it crashed again, can you look at the crash log?")
+    _log_read(session, OLD_CRASH + "\n--- crash ---\n" + CRASH, tool=tool)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == [
+        "`.crash.log` showed a failure: tk.dom.ClashingIds: a node with id 'header' is "
+        "already mounted; fixed by editing shop/panel.py"]
+
+
+def test_a_log_read_after_the_session_ran_something_is_no_report():
+    session = Session()
+    session.prompt("it crashed again, can you look at the crash log?")
+    session.bash("python -m shop --smoke", output="started")  # the log may be this run's
+    _log_read(session, CRASH)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == []
+
+
+def test_a_file_that_is_no_log_is_no_report():
+    session = Session()
+    session.prompt("have a look at the notes")
+    session.tool("Read", {"file_path": f"{ROOT}/notes.txt"}, output=CRASH)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == []
+
+
+def test_the_same_failure_in_the_log_later_refutes_the_fix():
+    session = Session()
+    session.prompt("it crashed, check the crash log")
+    _log_read(session, CRASH)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("Next, sort the list by date.")
+    session.edit(f"{ROOT}/shop/listing.py", "rows", "sorted(rows)")
+    session.prompt("it crashed, check the crash log")
+    _log_read(session, CRASH)
+    assert _lessons(session) == []
+
+
+def test_a_log_fix_the_person_complains_about_is_no_lesson():
+    session = Session()
+    session.prompt("it crashed, check the crash log")
+    _log_read(session, CRASH)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("it still crashes when I click twice")
+    assert _lessons(session) == []
