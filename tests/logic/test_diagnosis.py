@@ -52,3 +52,11 @@ def test_clean_keeps_a_names_own_underscores_and_drops_underscore_emphasis():
         "`opk/cli/__main__.py` registers the subcommands twice."
     assert clean("__Root cause:__ the `__init__` module imports Qt.") == \
         "The `__init__` module imports Qt."
+
+
+def test_a_problem_said_as_a_label_is_a_diagnosis():
+    from claimgraph.logic.diagnosis import clean, is_diagnosis
+    sentence = "The problem: the cache key leaves out the locale of the page."
+    assert is_diagnosis(sentence)
+    assert clean(sentence) == "The cache key leaves out the locale of the page."
+    assert not is_diagnosis("Problem: it might be the cache key of the page.")

@@ -41,6 +41,8 @@ MIN_WORDS = 5
 _PROBLEM_CUES: tuple[str, ...] = (
     r"\b(?:the|this|that) (?:real |actual |underlying )?(?:problem|issue|culprit|bug|"
     r"failure) (?:is|was)\b",
+    # the same, said as a label: "The problem: the cache key leaves out the locale"
+    r"^\s*(?:the )?(?:real |actual |underlying )?(?:problem|issue|culprit|bug)\s*:",
     r"\b(?:does|do|did|is|are|was|were)(?:n'?t| not) (?:support|accept|exist|allow|"
     r"include|install|export|recogni[sz]e|resolve|bump|run|load|read|set|pass|fire|"
     r"installed|available|allowed|supported|exported|defined|set|shared|committed|tracked)\w*",

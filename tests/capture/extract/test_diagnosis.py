@@ -107,3 +107,17 @@ def test_a_reports_labelled_cause_is_attached_with_the_names_underscores_intact(
     assert lesson["object"].endswith(
         "Cause: The `viewer` subcommands were registered twice in `app/__main__.py`, which "
         "Python 3.11 rejects.")
+
+
+def test_a_sentence_that_only_names_the_failure_gives_way_to_the_cause_before_it():
+    labelled = ("The problem: `app/loader.py` pulls in the viewer eagerly, and the viewer "
+                "needs libfoo.")
+    naming = "The bug was an `ImportError` in `app/loader.py`."
+    lessons = _lessons(_session(said=(labelled, naming)))
+    assert lessons[0]["object"].endswith(
+        "Cause: `app/loader.py` pulls in the viewer eagerly, and the viewer needs libfoo.")
+
+
+def test_a_sentence_that_only_names_the_failure_is_no_cause():
+    naming = "The bug was an `ImportError` in `app/loader.py`."
+    assert "Cause:" not in _lessons(_session(said=(naming,)))[0]["object"]

@@ -95,7 +95,8 @@ def _diagnosis(view: SessionView, lesson: dict[str, Any]) -> tuple[int, str] | N
             continue
         for sentence in sentences(event.text or ""):
             if is_diagnosis(sentence) and (_names_shown(sentence, shown)
-                                           or _shares_word(sentence, told)):
+                                           or _shares_word(sentence, told)) \
+                    and not _restates(sentence, shown):
                 last = (event.line, clean(sentence))
     return last
 
@@ -130,6 +131,19 @@ def _names_shown(sentence: str, shown: str) -> bool:
     spells?"""
     lowered = shown.lower()
     return any(len(name) >= _MIN_NAME and name.lower() in lowered for name in named(sentence))
+
+
+#: Words that name a failure without saying why: "the bug was a `KeyError` in `total`".
+_NAMING = frozenset("bug bugs issue problem culprit crash crashed crashes exception".split())
+
+
+def _restates(sentence: str, shown: str) -> bool:
+    """Does the sentence only name the failure ("The bug was a `ClashingIds` error in
+    `show`"): every word it says, but the words a failure is named with, is in the lesson's
+    text or the failed run's output already? Then it tells nothing of why; an earlier sentence
+    that does is the cause."""
+    said = content_words(clean(sentence)) - _GENERIC - _NAMING
+    return not said - content_words(shown)
 
 
 _CODE_OR_PATH = lazy_regex(r"`[^`]*`|\S*[/\\]\S*")
