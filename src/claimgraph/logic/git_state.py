@@ -967,8 +967,11 @@ def _carried_over(state: EndState, push: Push, current: str | None, rebased: lis
             continue
         since = [c for c in state.commits
                  if c.branch == src and c.line > max(m.line for m in mine)]
-        on_top = bool(since) and bool(since[-1].hash) and same_commit(since[-1].hash,
-                                                                      update.new)
+        # a commit made since on top of them, not one the rewrite itself printed (a
+        # rebase's ``--continue`` shows the rebased commit under its new id: the same one)
+        on_top = bool(since) and bool(since[-1].hash) and same_commit(
+            since[-1].hash, update.new) and all(any(m is c for c in lost) for m in mine) \
+            and not {m.subject for m in mine} & {c.subject for c in since}
         if not on_top and (since or any(c.hash and same_commit(c.hash, update.new)
                                         for c in state.commits)):
             continue  # a commit made since (or the head pushed) is known by its own id

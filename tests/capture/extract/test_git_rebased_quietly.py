@@ -151,3 +151,22 @@ def test_a_later_commit_nothing_pushed_leaves_the_rebased_ones_uncounted():
     session.bash("git commit -m c", output="[feat/x 4444444] docs: third\n 1 file changed")
     text = _state(session)
     assert "2222222" not in text and "4444444" in text
+
+
+def test_the_commit_a_rebase_continue_printed_is_the_rebased_one_not_one_on_top():
+    session = Session()
+    session.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    session.bash("git commit -m a", output="[feat/x 1111111] docs: first\n 1 file changed")
+    session.bash("git push -u origin feat/x", output="To github.com:me/shop.git\n"
+                 " * [new branch]      feat/x -> feat/x")
+    session.bash("git fetch origin main && git rebase origin/main", error=True,
+                 output="Rebasing (1/1)\nCONFLICT (content): Merge conflict in a.md\n"
+                        "error: could not apply 1111111... docs: first")
+    session.bash("git add a.md && git rebase --continue",
+                 output="[detached HEAD 5555555] docs: first\n 1 file changed\n"
+                        "Successfully rebased and updated refs/heads/feat/x.")
+    session.bash("git push --force-with-lease", output="To github.com:me/shop.git\n"
+                 " + 1111111...5555555 feat/x -> feat/x (forced update)")
+    text = _state(session)
+    assert "1 commit on branch `feat/x`: 5555555" in text
+    assert "not shown" not in text and "1111111" not in text
