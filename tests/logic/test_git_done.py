@@ -154,6 +154,9 @@ def test_a_finished_pull_request_whose_title_another_fact_tells_is_done():
 def test_a_pull_request_closed_unmerged_is_done_whatever_its_title():
     closed = gs.PullRequest(9, title="feat: try a second cache layer", state="CLOSED")
     assert gd.pr_done(closed)  # the title tells a change the project never took in
+    assert gd.pr_told(closed) == []  # finished whatever another fact tells, to the end
+    merged = gs.PullRequest(9, title=closed.title, state="MERGED")
+    assert gd.pr_told(merged) == [closed.title]
     said = gs.PullRequest(9, title=closed.title, state="CLOSED", reported=True)
     assert not gd.pr_done(said)  # the person's word, not gh's: kept as it is
 

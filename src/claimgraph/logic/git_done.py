@@ -90,6 +90,12 @@ def pr_done(pr: PullRequest, elsewhere: Sequence[str] = ()) -> bool:
         pr.state == "CLOSED" or not pr.title or carried(pr.title, elsewhere))
 
 
+def pr_told(pr: PullRequest) -> list[str]:
+    """The title whose being told by another fact finished the pull request (``pr_done``):
+    none for one closed unmerged, which is finished whatever its title."""
+    return [pr.title] if pr.title and pr.state != "CLOSED" else []
+
+
 def carried(told: str, elsewhere: Iterable[str]) -> bool:
     """Whether a title or a commit subject is told by one of ``elsewhere`` (the other facts
     the session yields): its words after a conventional prefix ("fix(ci): ") and before a
