@@ -151,6 +151,43 @@ def test_a_finished_pull_request_whose_title_another_fact_tells_is_done():
     assert not gd.pr_done(said, ["Fix: add new files before the diff check runs"])
 
 
+def test_a_pull_request_closed_unmerged_is_done_whatever_its_title():
+    closed = gs.PullRequest(9, title="feat: try a second cache layer", state="CLOSED")
+    assert gd.pr_done(closed)  # the title tells a change the project never took in
+    assert gd.pr_told(closed) == []  # finished whatever another fact tells, to the end
+    merged = gs.PullRequest(9, title=closed.title, state="MERGED")
+    assert gd.pr_told(merged) == [closed.title]
+    said = gs.PullRequest(9, title=closed.title, state="CLOSED", reported=True)
+    assert not gd.pr_done(said)  # the person's word, not gh's: kept as it is
+
+
+def _pushed_as(branch: str, *pushes: tuple[str, int], after: int = 0) -> gs.EndState:
+    """``branch`` with one commit (line 1, pushed) and the pushes (dst, line) git showed of
+    it; ``after``: the line of a second commit made later, when there is one."""
+    state = _state((branch, "aaaa111", True), branch=branch)
+    if after:
+        state.commits.append(gs.Commit(branch, "bbbb222", "", after, since=after))
+        state.pushed["bbbb222"] = (URL, after + 10, False)
+    state.branch_pushes = [(branch, dst, None, line) for dst, line in pushes]
+    return state
+
+
+def test_a_branch_whose_last_push_went_to_the_remote_main_line_is_finished():
+    assert gd.open_part(_pushed_as("release-prep", ("main", 5)), True) is None
+    assert gd.open_part(_pushed_as("release-prep", ("release-prep", 3),
+                                   ("refs/heads/master", 5)), True) is None
+
+
+@pytest.mark.parametrize("state", [
+    _pushed_as("release-prep", ("release-prep", 5)),  # to a branch of its own: a merge to come
+    _pushed_as("release-prep", ("main", 3), ("release-prep", 5)),  # its last push elsewhere
+    _pushed_as("release-prep", ("main", 5), after=8),  # a commit made after it went up
+    _pushed_as("release-prep", ("staging", 5)),
+])
+def test_a_branch_not_last_sent_to_a_main_line_stays_open(state):
+    assert gd.open_part(state, True) is state
+
+
 def test_a_finished_main_line_whose_subject_another_fact_tells_is_finished():
     told = _state(("main", "aaaa111", True), subject="fix: key pages by their locale")
     assert gd.open_part(told, True) is told

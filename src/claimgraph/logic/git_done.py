@@ -84,9 +84,16 @@ def pr_done(pr: PullRequest, elsewhere: Sequence[str] = ()) -> bool:
     """The pull request was merged or closed, as gh or git showed it, and its title (when
     the record showed one) is no longer news: another fact of the session tells the same
     change (``carried``). A title no other fact tells says what the project now holds, so
-    that fact stays."""
+    that fact stays -- unless the pull request was closed without a merge: then the project
+    holds nothing of it, and its title tells a change that never landed."""
     return pr.state in _DONE_PR and not pr.reported and (
-        not pr.title or carried(pr.title, elsewhere))
+        pr.state == "CLOSED" or not pr.title or carried(pr.title, elsewhere))
+
+
+def pr_told(pr: PullRequest) -> list[str]:
+    """The title whose being told by another fact finished the pull request (``pr_done``):
+    none for one closed unmerged, which is finished whatever its title."""
+    return [pr.title] if pr.title and pr.state != "CLOSED" else []
 
 
 def carried(told: str, elsewhere: Iterable[str]) -> bool:
@@ -131,7 +138,8 @@ def open_part(state: EndState, edits_checked: bool,
     if done == _branches(state) and tags_done == set(state.tags):
         settled_tree = edits_checked or state.dirty is False
         on_main = state.branch is None or state.branch in done \
-            or state.branch in MAIN_LINES or state.branch in state.deleted
+            or state.branch in MAIN_LINES or state.branch in state.deleted \
+            or _lands_on_main_line(state, state.branch)
         return None if settled_tree and on_main else state
     return dataclasses.replace(
         state, commits=[c for c in state.commits if c.branch not in done],
@@ -167,10 +175,23 @@ def _branch_done(state: EndState, branch: str) -> bool:
     ("I pushed": they are the one who knows; a push known only from a pull request gh opened
     from the branch is neither). All pushed, a later push whose outcome never showed leaves
     nothing behind."""
-    if branch not in MAIN_LINES or branch in state.said:
+    if branch in state.said or not (branch in MAIN_LINES or _lands_on_main_line(state, branch)):
         return False
     made = [c for c in state.commits if c.branch == branch]
     return all(c.key in state.pushed and _went_up(state.pushed[c.key][0]) for c in made)
+
+
+def _lands_on_main_line(state: EndState, branch: str | None) -> bool:
+    """The last push git showed of ``branch`` sent it to a main line of the remote under
+    another name (``git push origin release-prep:main``), after every commit the session
+    made on it: what they carried is on the remote's main line, as if the branch were named
+    so. A branch never pushed, or whose last push went to a branch of another name, is not."""
+    pushes = [(line, dst) for src, dst, _, line in state.branch_pushes if src == branch]
+    if not pushes:
+        return False
+    last, dst = max(pushes)
+    return dst.removeprefix("refs/heads/") in MAIN_LINES and all(
+        c.since < last for c in state.commits if c.branch == branch)
 
 
 def _went_up(url: str) -> bool:

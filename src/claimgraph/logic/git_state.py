@@ -936,8 +936,11 @@ def _unpushed(state: EndState, branch: str,
               heads: list[tuple[str, str | None, str, int, bool]]) -> list[Commit]:
     """The branch's commits made after the last push of it that went up (all of them when
     none did): the ones a rebasing pull gives new ids. Those a push carried are on the
-    remote branch the pull rebased onto, so they keep theirs."""
-    last = max((line for name, _, _, line, _ in heads if name == branch), default=-1)
+    remote branch the pull rebased onto, so they keep theirs; so do those a push whose ref
+    lines were not shown (``git push`` said only that it worked), a status in step with the
+    upstream or a pull request gh opened from the branch showed up there (``synced``)."""
+    last = max([line for name, _, _, line, _ in heads if name == branch]
+               + [line for name, _, line in state.synced if name == branch], default=-1)
     return [c for c in state.commits if c.branch == branch and c.since > last]
 
 
@@ -951,20 +954,29 @@ def _carried_over(state: EndState, push: Push, current: str | None, rebased: lis
                   lost: list[Commit]) -> list[Commit]:
     """After a rebase, a push of the branch names its new head: the session's rebased
     commits of that branch are back, the last under that hash, the earlier ones with ids
-    this session never saw (only their count is known). Left as they are when the branch
-    has commits made after them, or one known by the head pushed, or the push names no
-    head."""
+    this session never saw (only their count is known). When the head pushed is a commit
+    made after them, they are back too, all with ids never seen: that commit was made on top
+    of them. Left as they are when the branch has commits made after them the push does not
+    name, or the head pushed is one known from before, or the push names no head."""
     for update in push.updates:
         src = (current if update.src == "HEAD" else update.src) or update.src
         if update.rejected or update.deleted or update.tag or not update.new:
             continue
         mine = [c for c in rebased if c.branch == src]
-        if not mine or any(c.branch == src and c.line > max(m.line for m in mine)
-                           or c.hash and same_commit(c.hash, update.new)
-                           for c in state.commits):
+        if not mine:
+            continue
+        since = [c for c in state.commits
+                 if c.branch == src and c.line > max(m.line for m in mine)]
+        # a commit made since on top of them, not one the rewrite itself printed (a
+        # rebase's ``--continue`` shows the rebased commit under its new id: the same one)
+        on_top = bool(since) and bool(since[-1].hash) and same_commit(
+            since[-1].hash, update.new) and all(any(m is c for c in lost) for m in mine) \
+            and not {m.subject for m in mine} & {c.subject for c in since}
+        if not on_top and (since or any(c.hash and same_commit(c.hash, update.new)
+                                        for c in state.commits)):
             continue  # a commit made since (or the head pushed) is known by its own id
         for index, commit in enumerate(mine):
-            last = index == len(mine) - 1
+            last = index == len(mine) - 1 and not on_top
             state.commits.append(Commit(src, update.new if last else "", commit.subject,
                                         commit.line, since=push.line))
             lost[:] = [c for c in lost if c is not commit]

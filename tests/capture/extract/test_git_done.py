@@ -188,6 +188,15 @@ def test_a_merged_pull_request_without_a_title_is_left_out():
     assert "shop PR #7" not in _states(s) and "shop PR #7" in _finished(s)
 
 
+def test_a_titled_pull_request_gh_closed_unmerged_is_finished_to_the_end():
+    s = Session()
+    s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    s.bash('gh pr create --title "Try a second cache layer" --body x',
+           output="https://github.com/me/shop/pull/5")
+    s.bash("gh pr close 5", output="✓ Closed pull request me/shop#5 (Try a second cache layer)")
+    assert "shop PR #5" not in _states(s) and "shop PR #5" in _finished(s)
+
+
 def test_a_pull_request_the_person_said_was_merged_is_kept():
     s = Session()
     s.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")

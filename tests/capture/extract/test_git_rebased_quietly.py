@@ -109,3 +109,64 @@ def test_a_commit_after_the_pr_was_opened_is_not_pushed_by_it():
     text = _state(session)
     assert "pushed (PR #7 was opened from it) up to 11111111"[:45] in text
     assert "1 later not pushed" in text
+
+
+def _refused_in_the_commit_line(session: Session) -> None:
+    """feat/x with one commit pushed quietly (its push printed no ref line), then a commit
+    whose line failed on its push, refused as behind: ``git commit … && git push``."""
+    session.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    session.bash("git commit -m a", output="[feat/x 1111111] docs: first\n 1 file changed")
+    session.bash("git push -q -u origin feat/x", output="")
+    session.bash("git commit -m b && git push", error=True,
+                 output="Exit code 1\n[feat/x 2222222] docs: second\n 1 file changed\n"
+                        + REFUSED)
+
+
+def test_a_push_refused_in_the_failed_commit_line_makes_the_quiet_rebase_count():
+    session = Session()
+    _refused_in_the_commit_line(session)
+    session.bash("git pull --rebase -q && git push -q", output="")
+    text = _state(session)
+    assert "2222222" not in text  # the rebase gave it a new id
+    assert "1111111" in text  # the quiet push had carried it: on the remote, id kept
+
+
+def test_rebased_commits_under_a_later_pushed_head_are_counted_without_ids():
+    session = Session()
+    _refused_in_the_commit_line(session)
+    session.bash("git pull --rebase -q && git push -q", output="")
+    session.bash("git commit -m c && git push",
+                 output="[feat/x 4444444] docs: third\n 1 file changed\n"
+                        + PUSHED.format(new="4444444"))
+    text = _state(session)
+    assert "3 commits on branch `feat/x`" in text
+    assert "1111111" in text and "4444444" in text and "1 whose id was not shown" in text
+    assert "2222222" not in text and "not pushed" not in text
+
+
+def test_a_later_commit_nothing_pushed_leaves_the_rebased_ones_uncounted():
+    session = Session()
+    _refused_in_the_commit_line(session)
+    session.bash("git pull --rebase -q", output="")
+    session.bash("git commit -m c", output="[feat/x 4444444] docs: third\n 1 file changed")
+    text = _state(session)
+    assert "2222222" not in text and "4444444" in text
+
+
+def test_the_commit_a_rebase_continue_printed_is_the_rebased_one_not_one_on_top():
+    session = Session()
+    session.bash("git checkout -b feat/x", output="Switched to a new branch 'feat/x'")
+    session.bash("git commit -m a", output="[feat/x 1111111] docs: first\n 1 file changed")
+    session.bash("git push -u origin feat/x", output="To github.com:me/shop.git\n"
+                 " * [new branch]      feat/x -> feat/x")
+    session.bash("git fetch origin main && git rebase origin/main", error=True,
+                 output="Rebasing (1/1)\nCONFLICT (content): Merge conflict in a.md\n"
+                        "error: could not apply 1111111... docs: first")
+    session.bash("git add a.md && git rebase --continue",
+                 output="[detached HEAD 5555555] docs: first\n 1 file changed\n"
+                        "Successfully rebased and updated refs/heads/feat/x.")
+    session.bash("git push --force-with-lease", output="To github.com:me/shop.git\n"
+                 " + 1111111...5555555 feat/x -> feat/x (forced update)")
+    text = _state(session)
+    assert "1 commit on branch `feat/x`: 5555555" in text
+    assert "not shown" not in text and "1111111" not in text

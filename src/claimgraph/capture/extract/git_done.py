@@ -68,7 +68,7 @@ def _screened(found: dict[str, Any], settled: gd.Settled,
     if settled.pr is not None:
         if not gd.pr_done(settled.pr, elsewhere):
             return found
-        told = [settled.pr.title] if settled.pr.title else []
+        told = gd.pr_told(settled.pr)
         return {**found, gd.FINISHED: True, **({_CARRIED: told} if told else {})}
     if settled.state is None:
         return found

@@ -614,7 +614,20 @@ def made_in_failed(runs: list[GitRun], output: str, line: int,
         return None
     amend = any("--amend" in run.words for run in made)
     commits = tuple(gs.Commit(b, h, subject, line, amend=amend) for b, h, subject in shown)
-    return gs.Observation(line, at, commits, staged=_staged(runs))
+    return gs.Observation(line, at, commits, staged=_staged(runs),
+                          pushes=tuple(_refused(gs.pushes_in(text, line))))
+
+
+def _refused(pushes: list[gs.Push]) -> Iterator[gs.Push]:
+    """The refused ref lines of the pushes a failed line printed (its own ``git push``, or
+    a hook's after the commit): each says the branch was behind its remote, so that a
+    rebasing pull after it gives the commits not pushed new ids (``logic.git_state.settle``).
+    A ref line that went up is not read: the line failed, and what it printed past the
+    failure is not trusted."""
+    for push in pushes:
+        refused = tuple(update for update in push.updates if update.rejected)
+        if refused:
+            yield dataclasses.replace(push, updates=refused)
 
 
 def _reset_in_failed(runs: list[GitRun], output: str, line: int,
