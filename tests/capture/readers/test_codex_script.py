@@ -153,3 +153,26 @@ def test_a_command_still_running_has_no_verdict_until_its_process_exits(tmp_path
                      if e.kind == "tool_call" and e.tool_name == "exec_command"]
     assert view.outcome(first) == FAILED and view.results["c1"].extras["exit_code"] == 2
     assert view.outcome(second) == UNKNOWN  # never polled to its end
+
+
+def test_an_object_spelled_as_javascript_is_read_as_its_json():
+    """Models write scripts with bare keys and single quotes: the call is the same call."""
+    bare = 'const r = await tools.exec_command({cmd: "git push origin main", workdir: "/w"});'
+    quoted = "text(await tools.exec_command({ cmd: 'npm test', yield_time_ms: 5000, }));"
+    assert unwrap(bare) == ("exec_command", {"cmd": "git push origin main", "workdir": "/w"})
+    assert unwrap(quoted) is None  # a trailing comma is not JSON: left unread
+    assert unwrap(quoted.replace(", }", " }")) == (
+        "exec_command", {"cmd": "npm test", "yield_time_ms": 5000})
+
+
+def test_only_the_spelling_of_a_javascript_object_is_changed():
+    for script in (
+            'await tools.exec_command({cmd: command});',  # a variable
+            'await tools.exec_command({cmd: run("ls")});',  # a call
+            "await tools.exec_command({cmd: 'echo \\'hi\\''});",  # an escape
+            "await tools.exec_command({cmd: 'say \"x\"'});",  # a double quote inside
+            'await tools.exec_command({cmd: `ls ${dir}`});'):  # a template
+        assert unwrap(script) is None, script
+    # a key-like word inside a string is text, not a key
+    assert unwrap('await tools.exec_command({cmd: "a, b: c"});') == (
+        "exec_command", {"cmd": "a, b: c"})

@@ -147,6 +147,37 @@ def _argument(script: str, skeleton: str, start: int) -> str | None:
     return None
 
 
+#: A JavaScript object's bare key (``{cmd: …}``, ``, workdir: …``), strings blanked first.
+_BARE_KEY = lazy_regex(r"([{,]\s*)([A-Za-z_$][\w$]*)(?=\s*:)")
+
+
+def _object_literal(argument: str) -> Any:
+    """A JavaScript object literal that is JSON but for its spelling: keys left bare and
+    strings in single quotes (``{cmd: 'git push', yield_time_ms: 1000}``), as models write
+    scripts. Only the spelling is changed; anything else that is not JSON (a variable, a call, a
+    string with an escape or a double quote in single quotes) leaves the literal unread."""
+    skeleton = _without_strings(argument)
+    if skeleton is None:
+        return None
+    pieces, last = [], 0
+    for found in _BARE_KEY.finditer(skeleton):
+        pieces += [argument[last:found.start(2)], f'"{found[2]}"']
+        last = found.end(2)
+    spelled = "".join(pieces) + argument[last:]
+    skeleton = _without_strings(spelled) or ""
+    pieces, last = [], 0
+    for found in re.finditer(r"'[^']*'", skeleton):
+        inside = spelled[found.start() + 1:found.end() - 1]
+        if "\\" in inside or '"' in inside:
+            return None
+        pieces += [spelled[last:found.start()], f'"{inside}"']
+        last = found.end()
+    try:
+        return json.loads("".join(pieces) + spelled[last:])
+    except ValueError:
+        return None
+
+
 def _literal(argument: str, script: str, before: str) -> Any:
     """A JSON-shaped literal (object or double-quoted string), or the string literal a
     ``const`` bound to that name before the call and that nothing reassigned."""
@@ -154,7 +185,7 @@ def _literal(argument: str, script: str, before: str) -> Any:
         try:
             return json.loads(argument)
         except ValueError:
-            return None
+            return _object_literal(argument) if argument.startswith("{") else None
     if not re.fullmatch(r"[A-Za-z_$][\w$]*", argument):
         return None
     bindings = list(re.finditer(r"\b(?:const|let|var)\s+" + re.escape(argument) + r"\s*=\s*",
