@@ -69,6 +69,7 @@ from claimgraph.capture.extract.standing import (
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.carried_out import names_a_removed_file
 from claimgraph.logic.for_the_day import cannot_be_read_alone, steers_the_day
+from claimgraph.logic.review_findings import without_findings
 from claimgraph.logic.standalone import not_standalone, offers_a_step
 
 #: Why a sentence that only picks one of the options the agent just offered ("let's go with
@@ -145,7 +146,10 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     carried = carried_turns(view)
     briefed = view.remembered("statements.brief_rules", brief_rules)
     read: set[tuple[int, str]] = set()  # the brief's rules read among the typed sentences
-    for event, text in user_texts(view):
+    for event, typed in user_texts(view):
+        text = without_findings(typed)  # a review's findings pasted in are the reviewer's
+        if not text.strip():
+            continue
         parts = _parts(text)
         where = typed_in(view, event)
         commanded = rules_command(event.text)
