@@ -280,11 +280,14 @@ def no_thing_named(sentence: str) -> str | None:
     return VAGUE if all(word in _FRAME_WORDS for word in words) else None
 
 
-#: A wish whose object is a pronoun: "I want it …", "we need that …", "I'd like them …".
+#: A wish whose object is a pronoun: "I want it …", "we need that …", "I'd like them …"
+#: ("this", "that", "these", "those" only before "to", a preposition or the end: "I'd like
+#: those environments …" names what it wants).
 _WISH_FOR_IT = lazy_regex(
-    r"^\W*" + _FILLER + r"(?:i|we)\s+(?:really\s+|still\s+|just\s+|only\s+|also\s+)?"
-    r"(?:want(?:ed)?|need(?:ed)?|'d like|would like|'d prefer|would prefer|prefer)\s+"
-    r"(?:it|this|that|them|these|those)\b(?!\s*(?:is|are|was|were)\b)", re.IGNORECASE)
+    r"^\W*" + _FILLER + r"(?:i|we)(?:'d\s+(?:like|prefer)|\s+(?:really\s+|still\s+|just\s+|"
+    r"only\s+|also\s+)?(?:want(?:ed)?|need(?:ed)?|would like|would prefer|prefer))\s+"
+    r"(?:it|them|(?:this|that|these|those)(?=\s*(?:$|[,.;:!?]|(?:to|in|on|across|for|at|"
+    r"by|with|everywhere|too|as well)\b)))\b(?!\s*(?:is|are|was|were)\b)", re.IGNORECASE)
 #: A word written with a capital inside the sentence: a name (a tool, a product, a person).
 _PROPER = lazy_regex(r"(?<=\s)(?!I\b)[A-Z][\w.+-]*")
 WISH_FOR_IT = "a wish for something the sentence only points at (it, this, that)"
