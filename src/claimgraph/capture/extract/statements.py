@@ -2,7 +2,8 @@
 
 Only words a person typed are read (``Event.is_human_prompt``, plus the arguments typed after a
 slash command); never assistant text, harness-injected text or a subagent's prompt (the parent
-agent's words). A sentence is kept whole, as a prose literal, because its qualifiers are the
+agent's words), nor a code review's findings pasted in to be fixed (anchored to a file or to
+lines of code: the reviewer's proposals, ``logic.review_findings``). A sentence is kept whole, as a prose literal, because its qualifiers are the
 knowledge: "keep the Justfile - update it to run Rust tests instead" loses its point as
 "prefers Justfile".
 
@@ -250,7 +251,8 @@ def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
     a rule under one naming rules, constraints or behaviour. Read in the whole message, a
     brief the person wrote as a document included ("# PROMPT SYSTÈME … ### Principes de
     code"), without what the harness injected, a template's words, the agent's earlier lines
-    pasted back, and a plan handed over ("Implement the following plan:")."""
+    pasted back, a review's findings pasted in (``logic.review_findings``), and a plan handed
+    over ("Implement the following plan:")."""
     found: dict[int, tuple[Event, tuple[str, ...]]] = {}
     agent_said: set[str] = set()
     unread: list[str] = []  # the agent's messages, read for echoes only when a brief needs it
@@ -266,7 +268,8 @@ def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
         text = not_generated(request_text(without_injected(event.text)))
         if not rule_lines(text):
             continue
-        text = typed_by_hand(request_text(without_injected(event.text)), agent_text, unread)
+        text = without_findings(
+            typed_by_hand(request_text(without_injected(event.text)), agent_text, unread))
         agent_said.update(key for said in unread for line in said.splitlines()
                           for key in [echo_key(line)] if key)
         unread.clear()
