@@ -36,8 +36,8 @@ that only steer the day"). A sentence steers only the day when:
   the project named, no property a later session could check ("I want everything to be
   clean, simple and easy to maintain").
 
-- **it wishes for something it only points at** (``wish_for_it``): "I want it across all
-  repos", "we need those to be cached": the wish's object is a pronoun, and the sentence names
+- **it wishes for something it only points at** (``wish_for_it``): "I want it in every
+  service", "we need those to be cached": the wish's object is a pronoun, and the sentence names
   nothing (no thing of the project, no name) that says what it is.
 A word that says the sentence holds beyond today ("always", "never", "from now on", "by
 default", "whenever", "every time") keeps it from the first two tests: "never reply with code
@@ -295,7 +295,7 @@ WISH_FOR_IT = "a wish for something the sentence only points at (it, this, that)
 
 def wish_for_it(sentence: str) -> str | None:
     """Why ``sentence`` is a wish whose object is only a pronoun (module docstring), or None:
-    "I want it across all repos", "we need that to run nightly": what "it" is was said
+    "I want it in every service", "we need that to run nightly": what "it" is was said
     before, by the agent or in an earlier sentence, and the fact would not carry it. Not
     when the sentence names a thing of the project or a name (a capitalised word): what is
     wished for may then be read from it."""
