@@ -3,9 +3,9 @@
 Only words a person typed are read (``Event.is_human_prompt``, plus the arguments typed after a
 slash command); never assistant text, harness-injected text or a subagent's prompt (the parent
 agent's words), nor a code review's findings pasted in to be fixed (anchored to a file or to
-lines of code: the reviewer's proposals, ``logic.review_findings``). A sentence is kept whole, as a prose literal, because its qualifiers are the
-knowledge: "keep the Justfile - update it to run Rust tests instead" loses its point as
-"prefers Justfile".
+lines of code: the reviewer's proposals, ``logic.review_findings``). A sentence is kept
+whole, as a prose literal, because its qualifiers are the knowledge: "keep the Justfile -
+update it to run Rust tests instead" loses its point as "prefers Justfile".
 
 Which sentences become facts is the sentence model's call (``capture.classify``; see
 docs/capture.md, "The sentence model"): a linear model learned from a few thousand labelled
