@@ -18,8 +18,8 @@ from claimgraph.logic.review_findings import findings_start, without_findings
      "Fix only what is still wrong."),
     ("Look at this one:\nIn src/parser/tokens.rs at line 88, the match should cover EOF.",
      "Look at this one:"),
-    ("- Around line 40-45: The retry loop sleeps with no cap; bound it.", ""),
-    ("* Lines 3 - 9: These imports are unused.", ""),
+    ("Still open:\n- Around line 40-45: The retry loop sleeps with no cap; bound it.\n"
+     "In `@src/jobs/retry.py`:\n- Line 12: The import is unused.", "Still open:"),
 ])
 def test_the_findings_from_the_first_anchor_on_are_the_reviewers(message, kept):
     assert findings_start(message) is not None
@@ -32,6 +32,8 @@ def test_the_findings_from_the_first_anchor_on_are_the_reviewers(message, kept):
     "In the readme, line 3: fix the typo",  # no path and the number is not the line's start
     "We moved to Postgres in @infra last week",  # a mention inside a sentence
     "Always use uv for dependencies.\nline up the columns in the report",
+    "Print the label as:\nLine 1: the product's name\nLine 2: its price",  # no file anchor
+    "* Lines 3 - 9: These imports are unused.",  # a bare line anchor alone
 ])
 def test_a_path_or_a_line_inside_a_sentence_is_no_anchor(message):
     assert findings_start(message) is None

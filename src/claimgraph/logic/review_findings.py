@@ -10,9 +10,10 @@ way, or turn down. Stored as the person's ``decided``, it becomes a decision nob
 
 What marks the paste is the anchor, not what the finding says: a line that opens (after a
 list mark) with a file location given the way a review anchors a comment, an ``@``-mention of
-a path, or a path and a line number, or a bare line number or line range closed by a colon.
-From the first such line to the end of the message the text is the reviewer's; what comes
-before it (the person's lead-in) is theirs.
+a path, or a path and a line number, or a bare line number or line range closed by a colon
+(only in a message that also anchors a finding to a file). From the first such line to the
+end of the message the text is the reviewer's; what comes before it (the person's lead-in) is
+theirs.
 
 Precision first: a path named in a sentence ("keep the helpers in src/util.py") is no anchor;
 only a line that opens with one is.
@@ -31,21 +32,28 @@ _MARK = r"^[ \t]*(?:[-*•][ \t]+)?"
 #: A line number or a range of them ("line 27", "lines 49 - 98", "line 116-120").
 _LINES = r"lines?[ \t]+\d+(?:[ \t]*[-–][ \t]*\d+)?"
 #: A file location as a review anchors a finding: an ``@``-mention of a path (in a code span
-#: or not) closed by a colon or followed by its lines, a path with a file extension followed
-#: by its lines, or a bare line number or range closed by a colon.
-_ANCHOR = lazy_regex(
+#: or not) closed by a colon or followed by its lines, or a path with a file extension
+#: followed by its lines.
+_FILE_ANCHOR = lazy_regex(
     _MARK + r"(?:"
     r"in[ \t]+`?@[\w./@-]+`?[ \t]*(?::|,?[ \t]+(?:around|at|on|near)[ \t]+" + _LINES + r")|"
-    r"in[ \t]+`?[\w./@-]+\.\w{1,8}`?,?[ \t]+(?:around|at|on|near)[ \t]+" + _LINES + r"|"
-    r"(?:around[ \t]+|at[ \t]+)?" + _LINES + r"[ \t]*:)",
+    r"in[ \t]+`?[\w./@-]+\.\w{1,8}`?,?[ \t]+(?:around|at|on|near)[ \t]+" + _LINES + r")",
     re.IGNORECASE | re.MULTILINE)
+#: A bare line number or range closed by a colon: a finding under a file anchored above it.
+_LINE_ANCHOR = lazy_regex(_MARK + r"(?:around[ \t]+|at[ \t]+)?" + _LINES + r"[ \t]*:",
+                          re.IGNORECASE | re.MULTILINE)
 
 
 def findings_start(text: str) -> int | None:
     """The offset of the first line of ``text`` that anchors a review finding to a file or to
-    lines of code (module docstring), or None when no line does."""
-    anchor = _ANCHOR.search(text)
-    return None if anchor is None else anchor.start()
+    lines of code (module docstring), or None when no line does. A bare line anchor ("- Line
+    2: …") counts only in a message that anchors a finding to a file too: alone, it may be the
+    person's own layout of a document ("Line 1: the product's name")."""
+    anchor = _FILE_ANCHOR.search(text)
+    if anchor is None:
+        return None
+    line = _LINE_ANCHOR.search(text, 0, anchor.start())
+    return anchor.start() if line is None else line.start()
 
 
 def without_findings(text: str) -> str:
