@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 
 from claimgraph.logic.for_the_day import (
-    ORDER, PICK, REPLY, UNNAMED, VAGUE, about_the_reply, bare_pick, cannot_be_read_alone,
-    no_thing_named, order_of_work, steers_the_day, unnamed_thing)
+    ORDER, PICK, REPLY, UNNAMED, VAGUE, WISH_FOR_IT, about_the_reply, bare_pick,
+    cannot_be_read_alone, no_thing_named, order_of_work, steers_the_day, unnamed_thing,
+    wish_for_it)
 
 
 @pytest.mark.parametrize("sentence", [
@@ -162,3 +163,27 @@ def test_a_reply_order_about_a_project_text_still_steers_the_day(sentence):
 ])
 def test_a_reply_order_for_a_kind_of_event_is_a_way_of_working(sentence):
     assert about_the_reply(sentence) is None
+
+
+@pytest.mark.parametrize("sentence", [
+    "I want it across all projects",
+    "we need that to run on every push",
+    "so I'd like them shorter",
+    "ok I really want this to be faster",
+])
+def test_a_wish_for_what_it_only_points_at_cannot_be_read_alone(sentence):
+    assert wish_for_it(sentence) == WISH_FOR_IT
+    assert cannot_be_read_alone(sentence) == WISH_FOR_IT
+
+
+@pytest.mark.parametrize("sentence", [
+    "I want this to use Postgres",  # a name says what is wished for
+    "we need it in `src/cli`",  # a thing of the project named
+    "I need them cached for 5 minutes",  # a figure a later session can check
+    "I want it is clear that we never log tokens",  # no wish for "it": a statement
+    "we want the exporter to run nightly",  # the object is named
+    "It should always run on every push",  # not a wish of the person's
+    "I'd like those services to stay small and easy to run",  # "those" is a determiner
+])
+def test_a_wish_that_names_its_object_is_left_to_the_other_checks(sentence):
+    assert wish_for_it(sentence) is None

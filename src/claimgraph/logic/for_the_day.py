@@ -36,6 +36,9 @@ that only steer the day"). A sentence steers only the day when:
   the project named, no property a later session could check ("I want everything to be
   clean, simple and easy to maintain").
 
+- **it wishes for something it only points at** (``wish_for_it``): "I want it in every
+  service", "we need those to be cached": the wish's object is a pronoun, and the sentence names
+  nothing (no thing of the project, no name) that says what it is.
 A word that says the sentence holds beyond today ("always", "never", "from now on", "by
 default", "whenever", "every time") keeps it from the first two tests: "never reply with code
 blocks" is a standing way to answer, "always run the linter before we push" a rule. The last
@@ -277,6 +280,31 @@ def no_thing_named(sentence: str) -> str | None:
     return VAGUE if all(word in _FRAME_WORDS for word in words) else None
 
 
+#: A wish whose object is a pronoun: "I want it …", "we need that …", "I'd like them …"
+#: ("this", "that", "these", "those" only before "to", a preposition or the end: "I'd like
+#: those environments …" names what it wants).
+_WISH_FOR_IT = lazy_regex(
+    r"^\W*" + _FILLER + r"(?:i|we)(?:'d\s+(?:like|prefer)|\s+(?:really\s+|still\s+|just\s+|"
+    r"only\s+|also\s+)?(?:want(?:ed)?|need(?:ed)?|would like|would prefer|prefer))\s+"
+    r"(?:it|them|(?:this|that|these|those)(?=\s*(?:$|[,.;:!?]|(?:to|in|on|across|for|at|"
+    r"by|with|everywhere|too|as well)\b)))\b(?!\s*(?:is|are|was|were)\b)", re.IGNORECASE)
+#: A word written with a capital inside the sentence: a name (a tool, a product, a person).
+_PROPER = lazy_regex(r"(?<=\s)(?!I\b)[A-Z][\w.+-]*")
+WISH_FOR_IT = "a wish for something the sentence only points at (it, this, that)"
+
+
+def wish_for_it(sentence: str) -> str | None:
+    """Why ``sentence`` is a wish whose object is only a pronoun (module docstring), or None:
+    "I want it in every service", "we need that to run nightly": what "it" is was said
+    before, by the agent or in an earlier sentence, and the fact would not carry it. Not
+    when the sentence names a thing of the project or a name (a capitalised word): what is
+    wished for may then be read from it."""
+    if not _WISH_FOR_IT.match(sentence) or _NAMED.search(sentence) \
+            or _PROPER.search(sentence) or re.search(r"\d", sentence):
+        return None
+    return WISH_FOR_IT
+
+
 def steers_the_day(sentence: str) -> str | None:
     """Why ``sentence`` only steers the day (an order about the reply, a step of today's
     order of work), or None."""
@@ -285,5 +313,7 @@ def steers_the_day(sentence: str) -> str | None:
 
 def cannot_be_read_alone(sentence: str) -> str | None:
     """Why ``sentence`` says nothing once the conversation around it is gone (a bare pick, a
-    thing pointed at without a name, a vague aspiration), or None."""
-    return bare_pick(sentence) or unnamed_thing(sentence) or no_thing_named(sentence)
+    thing pointed at without a name, a vague aspiration, a wish for what it only points at),
+    or None."""
+    return (bare_pick(sentence) or unnamed_thing(sentence) or no_thing_named(sentence)
+            or wish_for_it(sentence))

@@ -11,7 +11,8 @@ tells the two apart here is the sentence's shape, not its topic:
 - not a question, not hedged ("maybe", "I think"), not past ("was", "has been") nor tied to
   the moment ("now", "still", "again"): those are reports on today's work;
 - not about the person or the agent ("I", "you", "your"), not a bug report ("doesn't
-  work", "broken", "error"), not pasted program output (check marks, box lines, numbers);
+  work", "broken", "error", a thing named by what it fails to do: "the workers not
+  exiting"), not pasted program output (check marks, box lines, numbers);
 - it names a thing: a word shaped like code (a path, ``snake_case``, ``camelCase``, a dotted
   or dashed name, a version) or a plain word the session's own commands and paths use. The
   caller says which names the session's tool calls and results hold (``grounded``).
@@ -74,11 +75,14 @@ _NOT_SETTLED = re.compile(
     r"has been|have been|got|just|now|still|again|anymore|any more|already|yet|today|"
     r"current|currently|right now|earlier|yesterday|i|i'm|i've|i'd|me|my|mine|you|your|you're|"
     r"you've|yours|we'll|let's|lets|please|try|tried)\b", re.IGNORECASE)
-#: A bug report: what is wrong today, fixed by the work, stale once it is.
+#: A bug report: what is wrong today, fixed by the work, stale once it is. "the workers not
+#: exiting", "the page not loading": a thing named by what it fails to do is the trouble at
+#: hand ("not including", "not using" qualify a rule instead).
 _TROUBLE = re.compile(
     r"\b(?:not working|doesn't work|does not work|don't work|broken|breaks?|fails?|"
     r"failing|failed|errors?|bugs?|crash\w*|wrong|missing|issues?|problems?|weird|"
-    r"strange|nothing happens)\b", re.IGNORECASE)
+    r"strange|nothing happens|not (?!including\b|counting\b|using\b|having\b|being\b|"
+    r"requiring\b|touching\b|changing\b)\w{3,}ing)\b", re.IGNORECASE)
 #: Program output typed back: check marks, box drawing, prompts, arrows.
 _PRINTED = re.compile(r"[✔✓✗✘│─┌┐└┘├┤❯➜→⎿●•]|^\s*[$#>]\s")
 _TOKEN = re.compile(r"`[^`]+`|\$\{?\w+\}?|[\w@][\w@.:/+-]*[\w/]|\w", re.UNICODE)

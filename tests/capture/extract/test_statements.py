@@ -333,3 +333,14 @@ def test_an_order_that_only_steers_the_day_is_not_stored():
                 "move on to the exporter.") == []
     assert kept("Don't use mocks, just use real SQLite files.") == [
         "Don't use mocks, just use real SQLite files"]
+
+
+def test_review_findings_pasted_into_a_message_are_not_the_persons_decisions():
+    """A finding anchored to a file's lines is the reviewer's proposal, whatever the session
+    then does with it (logic/review_findings.py); the person's own sentences before it stay."""
+    session = Session()
+    session.prompt("We always use uv for dependencies.\nReview comments:\n"
+                   "In `@src/shop/cart.py` around lines 12 - 30, The total should use Decimal "
+                   "instead of float; update the cart so the total is always a Decimal.")
+    assert [fact["object"] for fact in session.extract()] == [
+        "We always use uv for dependencies"]

@@ -2,9 +2,10 @@
 
 Only words a person typed are read (``Event.is_human_prompt``, plus the arguments typed after a
 slash command); never assistant text, harness-injected text or a subagent's prompt (the parent
-agent's words). A sentence is kept whole, as a prose literal, because its qualifiers are the
-knowledge: "keep the Justfile - update it to run Rust tests instead" loses its point as
-"prefers Justfile".
+agent's words), nor a code review's findings pasted in to be fixed (anchored to a file or to
+lines of code: the reviewer's proposals, ``logic.review_findings``). A sentence is kept
+whole, as a prose literal, because its qualifiers are the knowledge: "keep the Justfile -
+update it to run Rust tests instead" loses its point as "prefers Justfile".
 
 Which sentences become facts is the sentence model's call (``capture.classify``; see
 docs/capture.md, "The sentence model"): a linear model learned from a few thousand labelled
@@ -69,6 +70,7 @@ from claimgraph.capture.extract.standing import (
 from claimgraph.capture.extract.writes import session_ops
 from claimgraph.logic.carried_out import names_a_removed_file
 from claimgraph.logic.for_the_day import cannot_be_read_alone, steers_the_day
+from claimgraph.logic.review_findings import without_findings
 from claimgraph.logic.standalone import not_standalone, offers_a_step
 
 #: Why a sentence that only picks one of the options the agent just offered ("let's go with
@@ -145,7 +147,10 @@ def statement_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     carried = carried_turns(view)
     briefed = view.remembered("statements.brief_rules", brief_rules)
     read: set[tuple[int, str]] = set()  # the brief's rules read among the typed sentences
-    for event, text in user_texts(view):
+    for event, typed in user_texts(view):
+        text = without_findings(typed)  # a review's findings pasted in are the reviewer's
+        if not text.strip():
+            continue
         parts = _parts(text)
         where = typed_in(view, event)
         commanded = rules_command(event.text)
@@ -246,7 +251,8 @@ def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
     a rule under one naming rules, constraints or behaviour. Read in the whole message, a
     brief the person wrote as a document included ("# PROMPT SYSTÈME … ### Principes de
     code"), without what the harness injected, a template's words, the agent's earlier lines
-    pasted back, and a plan handed over ("Implement the following plan:")."""
+    pasted back, a review's findings pasted in (``logic.review_findings``), and a plan handed
+    over ("Implement the following plan:")."""
     found: dict[int, tuple[Event, tuple[str, ...]]] = {}
     agent_said: set[str] = set()
     unread: list[str] = []  # the agent's messages, read for echoes only when a brief needs it
@@ -262,7 +268,8 @@ def brief_rules(view: SessionView) -> dict[int, tuple[Event, tuple[str, ...]]]:
         text = not_generated(request_text(without_injected(event.text)))
         if not rule_lines(text):
             continue
-        text = typed_by_hand(request_text(without_injected(event.text)), agent_text, unread)
+        text = without_findings(
+            typed_by_hand(request_text(without_injected(event.text)), agent_text, unread))
         agent_said.update(key for said in unread for line in said.splitlines()
                           for key in [echo_key(line)] if key)
         unread.clear()
