@@ -414,3 +414,28 @@ def test_kept_of_merges_names_the_survivors_of_a_message_that_names_a_removed_on
     removed = frozenset({"Old"})
     assert kept_of_merges([frozenset({"Old", "New"}), frozenset({"Other"})], removed) == {"New"}
     assert kept_of_merges([frozenset({"New", "Other"})], removed) == frozenset()
+
+
+@pytest.mark.parametrize("review", [
+    "Please address the comments from this code review:\n## Individual Comments\n"
+    "### Comment 1\n<location path=\"src/app/api/items/route.ts\" line_range=\"4-9\" />\n"
+    "<issue_to_address>\nThe parseQuery helper drops repeated keys; read them all.\n"
+    "</issue_to_address>\n",
+    "Check each finding and fix it only if needed.\nInline comments:\n"
+    "In `src/app/api/items/route.ts`:\n- Around line 4-9: parseQuery drops repeated keys;\n"
+    "read them all and keep the GET handler short.\n- Line 12: log less.\n",
+])
+def test_names_in_a_forwarded_review_tools_findings_are_not_the_persons(review):
+    """A review tool's findings, forwarded whole, name what the tool read (its markup tags,
+    its findings anchored at a file's lines): the person pointed at none of it."""
+    session = Session()
+    session.prompt(review)
+    _route(session, "src/app/api/items/route.ts")
+    assert only(session.extract(), "core/defined-in") == []
+
+
+def test_a_person_who_mentions_a_line_still_names_what_they_type():
+    from claimgraph.capture.extract.structure import forwarded_review
+    assert not forwarded_review("Why does `parseQuery` at lines 4-9 of route.ts drop keys?")
+    assert not forwarded_review("Fix the crash on line 3: parseQuery returns None")
+    assert forwarded_review("In `route.ts`:\n- Line 3: parseQuery returns None")
