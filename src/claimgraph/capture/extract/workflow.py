@@ -98,6 +98,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             found.append((cited, written, chosen))
     nearest = _nearest_depths(cited for cited, _, _ in found)
     told: set[str] = set()
+    found.sort(key=lambda item: ships(item[0]))  # a gate's step is told from the gate
     for cited, written, chosen in found:
         if not written and _depth(cited) > nearest[posixpath.basename(cited)]:
             continue  # a workspace's own runner file, only read: the root's speaks for it
@@ -110,6 +111,20 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if chosen:  # a CI step another workflow already runs is told once
             yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+
+
+#: The words of a workflow's file name that say it ships what the gates passed: it releases,
+#: publishes or deploys (``release.yml``, ``publish-crate.yml``, ``deploy_docs.yml``).
+_SHIPS = re.compile(r"(?<![a-z])(?:release|releases|publish|deploy|cd|nightly|pages)(?![a-z])")
+
+
+def ships(cited: str) -> bool:
+    """A CI workflow that ships (``_SHIPS``): a check it repeats (``cargo test`` before a
+    release's build) is told from the workflow that gates every change (``ci.yml``), which
+    the told-once rule would otherwise drop when the session happened to read the release's
+    file first."""
+    name = posixpath.basename(cited).lower()
+    return "/workflows/" in f"/{cited}" and bool(_SHIPS.search(posixpath.splitext(name)[0]))
 
 
 #: One command line the session ran, as the words of each simple command it holds.
