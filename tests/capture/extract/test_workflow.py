@@ -439,6 +439,19 @@ def test_a_build_for_a_target_only_ci_names_is_its_release_matrix():
         "`CI release.yml job build` runs `npx playwright test --shard=${{ matrix.shard }}/4`")
 
 
+def test_a_step_named_by_a_matrix_value_goes_by_its_command():
+    """A test step CI names from its matrix (``${{ matrix.suite }}``) is still the gate; a
+    step whose whole command is a matrix value says nothing of what it runs."""
+    text = ("jobs:\n  unit:\n    name: unit/${{ matrix.suite.name }}\n    steps:\n"
+            "      - name: ${{ matrix.suite.name }}\n"
+            "        run: pnpm exec turbo run test:unit -- \"${{ matrix.suite.path }}\"\n"
+            "      - name: Check ${{ matrix.suite.name }}\n        run: ${{ matrix.command }}\n")
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/ci.yml"}, output=text)
+    assert _told(session) == ("`CI ci.yml job unit` runs `pnpm exec turbo run test:unit -- "
+                              "\"${{ matrix.suite.path }}\"`")
+
+
 @pytest.mark.parametrize(("name", "runs", "role"), [
     ("Build site", "mkdocs build --strict", "build"),
     ("Validate the manifest against its schema", "schemalint manifest.toml", "check"),
