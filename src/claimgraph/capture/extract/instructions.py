@@ -119,7 +119,8 @@ _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
 #: reassure or encourage the reader -- nothing is forbidden. ("Don't worry about formatting,
 #: the hook runs it" says what the reader need not do: a rule of sorts, kept.)
 _REASSURES = lazy_regex(r"^(?:please\s+)?(?:do not|don't|dont|never|no need to)\s+"
-                        r"(?:worry\s+(?:if|when|that)|panic|hesitate|fret|fear|be afraid)\b", re.IGNORECASE)
+                        r"(?:worry\s+(?:if|when|that)|panic|hesitate|fret|fear|be afraid)\b",
+                        re.IGNORECASE)
 #: "… must stay in sync", "should be kept in sync": an obligation to agree with something the
 #: line does not name (the item beside it in a list, the section's other file) unless the line
 #: names both sides ("with …", "A and B …").
