@@ -439,3 +439,21 @@ def test_a_person_who_mentions_a_line_still_names_what_they_type():
     assert not forwarded_review("Why does `parseQuery` at lines 4-9 of route.ts drop keys?")
     assert not forwarded_review("Fix the crash on line 3: parseQuery returns None")
     assert forwarded_review("In `route.ts`:\n- Line 3: parseQuery returns None")
+
+
+def test_a_capitalised_word_that_opens_a_line_or_runs_in_title_case_is_prose():
+    """"- Region Filters: filter the report by region" sets words in Title Case; the type
+    ``Region`` the session then writes is no name the person pointed at. "Added Cart, …"
+    mid-sentence still names the class."""
+    session = Session()
+    session.prompt("Build a sales report page:\n- Region Filters: filter the report by region\n"
+                   "- Export: download the rows as CSV")
+    session.write(f"{ROOT}/src/types/index.ts",
+                  "export interface Region {\n  id: string\n}\n\n"
+                  "export interface Export {\n  rows: string[]\n}\n")
+    assert only(session.extract(), "core/defined-in") == []
+    named = Session()
+    named.prompt("Please keep Region in its own module.")
+    named.write(f"{ROOT}/src/types/index.ts", "export interface Region {\n  id: string\n}\n")
+    assert facts(named.extract(), "defined-in") == {
+        ("Region", "core/defined-in", "src/types/index.ts")}

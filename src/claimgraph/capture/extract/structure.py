@@ -233,10 +233,35 @@ def forwarded_review(message: str) -> bool:
     return _REVIEW_MARKS.search(message) is not None
 
 
+#: A word of prose written with a capital: one capital, then lower-case letters.
+_CAPITALISED = lazy_regex(r"^[A-Z][a-z]+$")
+#: What may stand before the first word of a sentence, a list item or a heading.
+_OPENS = lazy_regex(r"(?:^|[.!?:;\n]|^\s*[-*\u2022]|\n\s*[-*\u2022]|\d[.)])\s*$")
+
+
 def _names_in(text: str) -> set[str]:
-    words = {name for name in _IDENTIFIER.findall(text) if not _PLAIN_WORD.match(name)}
+    found = list(_IDENTIFIER.finditer(text))
+    words = {match[0] for index, match in enumerate(found)
+             if not _PLAIN_WORD.match(match[0]) and not _title_word(text, found, index)}
     words.update(name for span in _CODE_SPAN.findall(text) if (name := _span_name(span)))
     return words
+
+
+def _title_word(text: str, found: list[re.Match[str]], index: int) -> bool:
+    """A capitalised word of prose (``_CAPITALISED``) that a sentence, a list item or a
+    heading opens with, or one of a run of such words past the first ("Orders Page Layout"):
+    a word set in Title Case, not a class the person named ("Added Cart, …" and "add a Cart
+    class" still name one). Pure."""
+    word = found[index]
+    if not _CAPITALISED.match(word[0]):
+        return False
+    if _OPENS.search(text[:word.start()]):
+        return True
+    return any(0 <= other < len(found) and _CAPITALISED.match(found[other][0])
+               and not _OPENS.search(text[:found[other].start()])
+               and not text[min(word.end(), found[other].end()):
+                            max(word.start(), found[other].start())].strip()
+               for other in (index - 1, index + 1))
 
 
 def named(view: SessionView) -> frozenset[str]:
