@@ -416,15 +416,27 @@ def test_kept_of_merges_names_the_survivors_of_a_message_that_names_a_removed_on
     assert kept_of_merges([frozenset({"New", "Other"})], removed) == frozenset()
 
 
-@pytest.mark.parametrize("review", [
-    "Please address the comments from this code review:\n## Individual Comments\n"
+#: A review tool's findings, forwarded whole: its markup tags on lines of their own.
+TAGGED_REVIEW = (
+    "Please address the comments from this code review:\n## Individual Comments\n\n"
     "### Comment 1\n<location path=\"src/app/api/items/route.ts\" line_range=\"4-9\" />\n"
-    "<issue_to_address>\nThe parseQuery helper drops repeated keys; read them all.\n"
-    "</issue_to_address>\n",
-    "Check each finding and fix it only if needed.\nInline comments:\n"
-    "In `src/app/api/items/route.ts`:\n- Around line 4-9: parseQuery drops repeated keys;\n"
-    "read them all and keep the GET handler short.\n- Line 12: log less.\n",
-])
+    "<code_context>\nexport function parseQuery(url) {\n</code_context>\n<issue_to_address>\n"
+    "**suggestion:** The parseQuery helper drops repeated keys, which looks like a bug and\n"
+    "makes the search page lose filters when a person picks two of them at once. It would be\n"
+    "clearer to read every value with getAll and keep the GET handler as short as it is now.\n"
+    "</issue_to_address>\n")
+#: ... or its findings anchored at a file's lines, all prose.
+ANCHORED_REVIEW = (
+    "Verify each finding against the current code and only fix it if needed.\n"
+    "Inline comments:\nIn `@src/app/api/items/route.ts`:\n"
+    "- Around line 4-9: The parseQuery helper drops repeated keys, so the search page loses\n"
+    "filters when a person picks two of them; read every value with getAll and keep the\n"
+    "GET handler short, then update the callers that rely on the first value only.\n"
+    "- Line 12: The debug call logs the full query string, which can leak data; log its\n"
+    "length and a hash of it instead so the raw text is never written to the logs.\n")
+
+
+@pytest.mark.parametrize("review", [TAGGED_REVIEW, ANCHORED_REVIEW])
 def test_names_in_a_forwarded_review_tools_findings_are_not_the_persons(review):
     """A review tool's findings, forwarded whole, name what the tool read (its markup tags,
     its findings anchored at a file's lines): the person pointed at none of it."""
