@@ -19,6 +19,8 @@ from claimgraph.logic.binds_project import anchor
     "No direct network or I/O calls",
     "Build it with Node.js and Vue.js",  # products, not files
     "Read https://example.com/docs/style/guide first",  # another site
+    "Write comments in plain English",  # no variety picked
+    "Use `pathlib` instead of `os.path`",  # an API's choice, any guide's
 ])
 def test_advice_any_guide_could_give_names_nothing_of_the_project(line: str) -> None:
     assert anchor(line, "order-desk", ["src", "index.ts"], ["git", "pnpm"],
@@ -37,6 +39,10 @@ def test_advice_any_guide_could_give_names_nothing_of_the_project(line: str) -> 
     ("When changing OrderDesk contracts, check the standards first", "order-desk"),
     ("Keep `core-lib` free of I/O", "core-lib"),
     ("Ledger entries: post them through the ledger helpers", "ledger"),
+    ("Write comments and docs in Canadian spelling", "Canadian spelling"),
+    ("User-facing strings use en-GB", "en-GB"),
+    ("Lists in the docs take no Oxford comma", "Oxford comma"),
+    ('Say "orders" rather than "purchases" in the UI', '"orders" rather than "purchases"'),
 ])
 def test_a_line_naming_a_path_command_setting_or_part_binds_the_project(
         line: str, found: str) -> None:

@@ -23,7 +23,11 @@ line binds the project when it names one of (``anchor``):
 - a name made up in code, in a code span: snake_case or lowerCamelCase (``circuit_breaker``,
   ``endsWith('=')``): a helper of the project or an API the rule is about;
 - the project's own name, or the name of a file or folder of it the session saw, written
-  in a code span (``billing-core``): the guide speaks of this project's parts.
+  in a code span (``billing-core``): the guide speaks of this project's parts;
+- the variety of a language its words are written in (British or American English,
+  ``en-GB``, the Oxford comma), or a word of its own vocabulary chosen over another, both
+  in quotes ('Say "orders" rather than "purchases" in the UI'): a choice each project makes
+  for itself, which no guide of the language can make for it.
 
 A code span alone is not enough: ``ValueError``, ``if``/``else``, ``async`` and ``for item
 in items`` are the language's words, which any guide of that language may name.
@@ -56,6 +60,14 @@ _NOT_PATHS = frozenset({"i/o", "ci/cd", "and/or", "either/or", "read/write", "on
                         "yes/no", "true/false", "input/output", "tcp/ip", "n/a", "w/o"})
 #: "Node.js", "Vue.js": a product's name, written like a file's.
 _PRODUCT = lazy_regex(r"^[A-Z][a-z]+\.js$")
+#: A variety of a language or a house spelling the project writes in.
+_WORDING = lazy_regex(r"\b(?:british|american|canadian|australian|us|uk)\s+(?:english|spelling)\b"
+                      r"|\ben[-_](?:gb|us|au|ca|nz)\b|\boxford comma\b", re.IGNORECASE)
+#: One word of prose chosen over another, both in double quotes ("orders" rather than
+#: "purchases"); in code spans it is an API's choice, which any guide may make.
+_TERM_CHOICE = lazy_regex(r"[\"\u201c][^\"\u201c\u201d\n]{1,30}[\"\u201d][^\"\u201c\n]{0,30}?"
+                          r"\b(?:instead of|rather than|more than|more often than|over|not)\b"
+                          r"\s*[\"\u201c][^\"\u201c\u201d\n]{1,30}[\"\u201d]", re.IGNORECASE)
 _SETTING = lazy_regex(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S+")
 #: The words that end just before a command the line tells its reader to run ("call" is a
 #: function's: "Never call `print` in library code").
@@ -103,6 +115,9 @@ def anchor(line: str, project: str | None, parts: Iterable[str] = (),
     for span in spans:
         if span.strip() in known:
             return span.strip()
+    wording = _WORDING.search(line) or _TERM_CHOICE.search(line)
+    if wording:
+        return str(wording[0])
     named = frozenset(folder for folder in folders if len(folder) > 3)
     words: list[str] = _FOLDER_WORD.findall(_CODE_SPAN.sub(" ", line).lower())
     for word in words:

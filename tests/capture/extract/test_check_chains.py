@@ -55,6 +55,14 @@ def test_a_run_narrowed_to_a_test_or_a_file_is_no_gate():
     assert chain_of("ruff check src/ && pytest tests/", ROOT) == "ruff check src/ && pytest tests/"
 
 
+def test_a_run_narrowed_to_a_module_path_is_no_gate():
+    """``cargo test -p shop cart::tests::`` runs one module's tests: the line that also runs
+    the whole crate after it is a look at one part, then the rest -- the work of the day."""
+    assert chain_of("cargo fmt && cargo test -p shop cart::tests:: && cargo test -p shop",
+                    ROOT) is None
+    assert chain_of("cargo fmt && cargo test -p shop", ROOT) == "cargo fmt && cargo test -p shop"
+
+
 def test_a_line_that_does_something_else_too_is_another_step():
     assert chain_of("ruff check . && pytest && git commit -m wip", ROOT) is None
     assert chain_of("npm run build && npm test", ROOT) is None  # a build is no check

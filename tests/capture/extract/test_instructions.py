@@ -510,3 +510,43 @@ def test_a_guide_line_the_person_only_echoes_in_a_prompt_is_still_held_to_the_te
                  output="# Rules\n\n- Never push to main\n- Never edit `gen/` by hand\n")
     assert {c["object"] for c in only(session.extract(), "x/convention")
             if c["evidence"][0].startswith("CONTRIBUTING.md")} == {"Never edit `gen/` by hand"}
+
+
+GUIDE_WITH_NON_RULES = """# Working on shop
+
+- Never edit files in `dist/` by hand
+
+**Two order types exist:**
+- `Order` in `src/orders/order.ts` — internal, canonical
+- `OrderView` in `src/api/order_view.ts` — public, must stay in sync
+- Keep `src/orders/order.ts` and `src/api/order_view.ts` in sync
+"""
+
+
+def test_a_line_that_half_names_a_pairing_binds_nothing():
+    """"must stay in sync" with nothing named to agree with leans on the list item beside it;
+    a line naming both sides is kept."""
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "cat CLAUDE.md"], "workdir": ROOT},
+                 output=GUIDE_WITH_NON_RULES, extras={"exit_code": 0})
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "Never edit files in `dist/` by hand",
+        "Keep `src/orders/order.ts` and `src/api/order_view.ts` in sync"]
+
+
+def test_a_docs_page_that_reassures_its_reader_forbids_nothing():
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/docs/setup.md"},
+                 output="# Setup\n\nDon't worry if you lack some linters — `make lint` "
+                        "detects what is installed.\n\nNever commit `.env` files.\n")
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "Never commit `.env` files"]
+
+
+def test_a_wording_rule_binds_the_project_that_picked_the_variety():
+    session = Session(agent="codex")
+    session.tool("shell", {"command": ["bash", "-lc", "cat CLAUDE.md"], "workdir": ROOT},
+                 output="# Style\n\n- Use American English in comments and docs\n"
+                        "- Use clear English in comments\n", extras={"exit_code": 0})
+    assert [c["object"] for c in only(session.extract(), "x/convention")] == [
+        "Use American English in comments and docs"]

@@ -40,3 +40,22 @@ def test_other_predicates_are_untouched():
 def test_a_decision_is_not_folded_into_a_convention():
     found = [_fact("x/decided", "Use tabs for indentation"), _fact("x/convention", STYLE)]
     assert quiet(found) == found
+
+
+TESTING = ("Write tests as `*.test.ts` under `src/test/`. Prefer fixture-based tests for "
+           "parser output, price rounding and cart merges. Every change should update its tests")
+
+
+def test_a_rule_whose_first_sentence_another_says_and_whose_rest_only_describes_is_told_once():
+    """The second sentence says where the fixtures live: no rule of its own."""
+    short = _fact("x/convention", "Fixtures: Prefer fixture-based tests for tricky logic such "
+                  "as parser output or cart merges. Existing fixtures live in `src/test/data/`")
+    long = _fact("x/convention", TESTING)
+    assert quiet([short, long]) == [long]
+
+
+def test_a_rule_with_a_rule_of_its_own_after_the_said_one_is_kept():
+    other = _fact("x/convention", "Fixtures: Prefer fixture-based tests for parser output or "
+                  "cart merges. Never edit the files in `src/test/data/` by hand")
+    found = [other, _fact("x/convention", TESTING)]
+    assert quiet(found) == found

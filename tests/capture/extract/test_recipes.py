@@ -489,6 +489,7 @@ def test_pyproject_poe_hatch_and_pdm_tasks_are_recipes():
     ("python -m pytest tests", "test"), ("cargo test", "test"), ("go test ./...", "test"),
     ("mix test", "test"), ("npx vitest run", "test"), ("npm run test", "test"),
     ("turbo run test", "test"), ("ruff format .", "format"), ("cargo fmt", "format"),
+    ("pnpm exec turbo run test:unit", "test"), ("npx nx run lint", "lint"),
     ("prettier --write .", "format"), ("ruff check .", "lint"), ("cargo clippy", "lint"),
     ("tsc --noEmit", "lint"), ("mix credo --strict", "lint"), ("eslint .", "lint"),
     ("tsc -b", "build"), ("cargo build --release", "build"), ("python -m build", "build"),

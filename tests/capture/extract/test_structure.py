@@ -414,3 +414,58 @@ def test_kept_of_merges_names_the_survivors_of_a_message_that_names_a_removed_on
     removed = frozenset({"Old"})
     assert kept_of_merges([frozenset({"Old", "New"}), frozenset({"Other"})], removed) == {"New"}
     assert kept_of_merges([frozenset({"New", "Other"})], removed) == frozenset()
+
+
+#: A review tool's findings, forwarded whole: its markup tags on lines of their own.
+TAGGED_REVIEW = (
+    "Please address the comments from this code review:\n## Individual Comments\n\n"
+    "### Comment 1\n<location path=\"src/app/api/items/route.ts\" line_range=\"4-9\" />\n"
+    "<code_context>\nexport function parseQuery(url) {\n</code_context>\n<issue_to_address>\n"
+    "**suggestion:** The parseQuery helper drops repeated keys, which looks like a bug and\n"
+    "makes the search page lose filters when a person picks two of them at once. It would be\n"
+    "clearer to read every value with getAll and keep the GET handler as short as it is now.\n"
+    "</issue_to_address>\n")
+#: ... or its findings anchored at a file's lines, all prose.
+ANCHORED_REVIEW = (
+    "Verify each finding against the current code and only fix it if needed.\n"
+    "Inline comments:\nIn `@src/app/api/items/route.ts`:\n"
+    "- Around line 4-9: The parseQuery helper drops repeated keys, so the search page loses\n"
+    "filters when a person picks two of them; read every value with getAll and keep the\n"
+    "GET handler short, then update the callers that rely on the first value only.\n"
+    "- Line 12: The debug call logs the full query string, which can leak data; log its\n"
+    "length and a hash of it instead so the raw text is never written to the logs.\n")
+
+
+@pytest.mark.parametrize("review", [TAGGED_REVIEW, ANCHORED_REVIEW])
+def test_names_in_a_forwarded_review_tools_findings_are_not_the_persons(review):
+    """A review tool's findings, forwarded whole, name what the tool read (its markup tags,
+    its findings anchored at a file's lines): the person pointed at none of it."""
+    session = Session()
+    session.prompt(review)
+    _route(session, "src/app/api/items/route.ts")
+    assert only(session.extract(), "core/defined-in") == []
+
+
+def test_a_person_who_mentions_a_line_still_names_what_they_type():
+    from claimgraph.capture.extract.structure import forwarded_review
+    assert not forwarded_review("Why does `parseQuery` at lines 4-9 of route.ts drop keys?")
+    assert not forwarded_review("Fix the crash on line 3: parseQuery returns None")
+    assert forwarded_review("In `route.ts`:\n- Line 3: parseQuery returns None")
+
+
+def test_a_capitalised_word_that_opens_a_line_or_runs_in_title_case_is_prose():
+    """"- Region Filters: filter the report by region" sets words in Title Case; the type
+    ``Region`` the session then writes is no name the person pointed at. "Added Cart, …"
+    mid-sentence still names the class."""
+    session = Session()
+    session.prompt("Build a sales report page:\n- Region Filters: filter the report by region\n"
+                   "- Export: download the rows as CSV")
+    session.write(f"{ROOT}/src/types/index.ts",
+                  "export interface Region {\n  id: string\n}\n\n"
+                  "export interface Export {\n  rows: string[]\n}\n")
+    assert only(session.extract(), "core/defined-in") == []
+    named = Session()
+    named.prompt("Please keep Region in its own module.")
+    named.write(f"{ROOT}/src/types/index.ts", "export interface Region {\n  id: string\n}\n")
+    assert facts(named.extract(), "defined-in") == {
+        ("Region", "core/defined-in", "src/types/index.ts")}

@@ -377,3 +377,15 @@ def test_a_package_put_into_an_environment_is_no_dependency_the_session_gave_the
     session.prompt("We need click for the command line.")
     session.bash("pip install click", output="Successfully installed click-8.1")
     assert (PROJECT, "core/depends-on", "click") in facts(session.extract())
+
+
+def test_a_build_that_stamps_one_releases_values_is_no_way_of_building():
+    """A build with a version, date or commit typed into it is that day's release; the plain
+    build beside it is how the project builds."""
+    s = Session()
+    s.bash('go build -trimpath -ldflags "-s -w -X main.version=0.4.1" -o bin/shop ./cmd/shop',
+           output="")
+    s.bash("cmake -DSHOP_VERSION=2.0.1 -S . -B build && make -C build", output="")
+    s.bash("npm run build", output="built in 2.1s")
+    assert {f[2] for f in facts(s.extract()) if f[1] == "core/built-with"} == {
+        "npm run build", "make -C build"}

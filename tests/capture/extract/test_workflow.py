@@ -137,6 +137,19 @@ def test_a_ci_step_two_workflows_run_is_told_once():
         "`CI release.yml job check` runs `ruff check .`"]
 
 
+def test_a_step_a_release_workflow_repeats_is_told_from_the_gate_even_when_read_first():
+    """The release's file read before ``ci.yml``: its ``pytest -q`` is the gate's step,
+    told from the workflow every change meets."""
+    session = Session()
+    for name in ("release.yml", "ci.yml"):
+        session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/{name}"}, output=(
+            "jobs:\n  check:\n    steps:\n      - run: pytest -q\n"
+            + ("      - run: python -m build\n" if name == "release.yml" else "")))
+    assert sorted(c["object"] for c in only(session.extract(), "x/runs")) == [
+        "`CI ci.yml job check` runs `pytest -q`",
+        "`CI release.yml job check` runs `python -m build`"]
+
+
 MANIFEST = ('{\n  "name": "ext",\n  "version": "0.0.1",\n  "publisher": "someone",\n'
             '  "scripts": {\n    "compile": "tsc -b",\n    "watch": "tsc -b -w",\n'
             '    "lint": "eslint src",\n    "publish:ext": "vsce publish"\n  }\n}\n')
@@ -424,6 +437,19 @@ def test_a_build_for_a_target_only_ci_names_is_its_release_matrix():
         "`CI release.yml job build` runs `cargo test --workspace`; "
         "`CI release.yml job build` runs `cargo build --release`; "
         "`CI release.yml job build` runs `npx playwright test --shard=${{ matrix.shard }}/4`")
+
+
+def test_a_step_named_by_a_matrix_value_goes_by_its_command():
+    """A test step CI names from its matrix (``${{ matrix.suite }}``) is still the gate; a
+    step whose whole command is a matrix value says nothing of what it runs."""
+    text = ("jobs:\n  unit:\n    name: unit/${{ matrix.suite.name }}\n    steps:\n"
+            "      - name: ${{ matrix.suite.name }}\n"
+            "        run: pnpm exec turbo run test:unit -- \"${{ matrix.suite.path }}\"\n"
+            "      - name: Check ${{ matrix.suite.name }}\n        run: ${{ matrix.command }}\n")
+    session = Session()
+    session.tool("Read", {"file_path": f"{ROOT}/.github/workflows/ci.yml"}, output=text)
+    assert _told(session) == ("`CI ci.yml job unit` runs `pnpm exec turbo run test:unit -- "
+                              "\"${{ matrix.suite.path }}\"`")
 
 
 @pytest.mark.parametrize(("name", "runs", "role"), [

@@ -19,8 +19,8 @@ A line counts (``chain_of``) when all of these hold:
 - it runs at least two different checks (a program and subcommand each: two runs of ``cargo
   test`` for two test names are one check narrowed twice), at least one of them a test or a
   lint (formatters alone, ``ruff check --fix``, rewrite code and verify nothing), none of them
-  narrowed to a few tests (``-k``, ``--grep``, a test's name, one file: a look at one failure,
-  not the gate),
+  narrowed to a few tests (``-k``, ``--grep``, a test's name, one file, a module's path
+  such as ``cart::tests::``: a look at one failure, not the gate),
   and it runs in the project (a ``cd`` out of it runs someone else's checks);
 - it is one line of shell of at most ``MAX_CHARS`` characters.
 
@@ -50,8 +50,9 @@ _VERIFYING = frozenset({"test", "lint"})
 MIN_CHECKS = 2
 #: A chain longer than this is no longer one line someone types.
 MAX_CHARS = 240
-#: A file (not a folder) a run was aimed at: ``tests/test_cart.py``, ``src/app.ts``.
-_FILE = lazy_regex(r"\.\w{1,5}(?:::\S*)?$")
+#: A file (not a folder) a run was aimed at: ``tests/test_cart.py``, ``src/app.ts``; or a
+#: test id or module path (``cart::tests::``, ``tests/x.py::test_a``): some of the tests.
+_FILE = lazy_regex(r"\.\w{1,5}(?:::\S*)?$|::")
 #: What may come before the checks without making the line another step.
 _SETUP = frozenset({"cd", "source", "."})
 

@@ -115,6 +115,18 @@ _REFERS_BACK = lazy_regex(r"^(?:(?:all|the)\s+(?:two|three|four|five|six)|both|t
                           r"(?:all|each|either|neither|none) of (?:them|these|those))\b",
                           re.IGNORECASE)
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
+#: "Don't worry if …", "Do not hesitate to …", "Never fear": the words of a prohibition that
+#: reassure or encourage the reader -- nothing is forbidden. ("Don't worry about formatting,
+#: the hook runs it" says what the reader need not do: a rule of sorts, kept.)
+_REASSURES = lazy_regex(r"^(?:please\s+)?(?:do not|don't|dont|never|no need to)\s+"
+                        r"(?:worry\s+(?:if|when|that)|panic|hesitate|fret|fear|be afraid)\b",
+                        re.IGNORECASE)
+#: "… must stay in sync", "should be kept in sync": an obligation to agree with something the
+#: line does not name (the item beside it in a list, the section's other file) unless the line
+#: names both sides ("with …", "A and B …").
+_HALF_SYNC = lazy_regex(r"\bin (?:sync|step)\s*[.!]?$", re.IGNORECASE)
+_BOTH_SIDES = lazy_regex(r"\b(?:and|both|with|between|two|three|all|every|each|copies)\b|&",
+                         re.IGNORECASE)
 #: A line that is wholly a slot of a template, to be filled in ("<One paragraph: what is
 #: true>", "{{ describe the rule }}", "[TODO: the constraint]"): the file says what a rule there
 #: would look like, not a rule.
@@ -199,6 +211,8 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             scopes = line_scopes(look.text, _own_names(view, cited), parts) \
                 if rules is not comment_rules else {}
             for line, rule in rules(look.text):
+                if not_a_rule(rule):
+                    continue
                 if _docs_page(cited) and (_NUMBERED.match(line) or (
                         line not in added and not obligation(rule)) or (
                         line not in added and cited not in named
@@ -217,6 +231,21 @@ def instruction_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
                     found.setdefault(stored, line)
         for rule, line in list(found.items())[:limit]:
             yield _candidate(view, looks[-1], line, rule)
+
+
+def not_a_rule(rule: str) -> bool:
+    """A line that has a rule's words and binds nothing (pure): it reassures the reader
+    ("Don't worry if a tool is missing, the installer finds what is there"), or its first
+    sentence asks something to stay in sync without naming with what ("`Order` in
+    `models/order.ts` -- public, must stay in sync": the other side is the list item beside
+    it, which the line alone does not carry)."""
+    labelled = _LABEL.match(rule)
+    body = _MARKDOWN.sub("", labelled["rest"] if labelled else rule).strip()
+    first = next(iter(split_sentences(body)), body)
+    if _REASSURES.match(_OCCASION.sub("", first, count=1)) and not re.search(r"[:;]", first):
+        return True  # "don't panic: run `make clean`" still tells what to do
+    half = _HALF_SYNC.search(first)
+    return bool(half) and not _BOTH_SIDES.search(first[:half.start()])
 
 
 def _own_names(view: SessionView, cited: str) -> tuple[str, ...]:

@@ -8,10 +8,15 @@ noise a reviewer drops whatever the session, not a phrase. Today there is one:
   "keep to the house style: two spaces for indentation, trailing commas, …") is the same rule
   twice: the shorter is left out when nearly all its words are in the longer one
   (``restates``). A negation is one of those words, so "never X" is not taken for "always X".
+  So is one whose first sentence the longer one says again when what follows it only
+  describes (no rule word: "Prefer fixture-based tests for the parser. The fixtures live in
+  `tests/data/`." beside a testing paragraph that prefers them too): the rest is where the
+  rule's things are, which the rule itself does not need (``first_said_again``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from claimgraph.logic.lazy_regex import lazy_regex
@@ -23,6 +28,11 @@ RESTATED_SHARE = 0.75
 #: A word is compared by its first letters ("indentation", "indent"; "quotes", "quoted").
 _STEM = 5
 _LABEL = lazy_regex(r"^\s*[A-Z][\w-]*(?: [\w-]+)?:\s+")
+#: Where one sentence of a rule ends and the next begins.
+_SENTENCE_END = lazy_regex(r"(?<=[.!?])\s+(?=[A-Z`*])")
+#: Words that make a sentence a rule of its own rather than a description of where things are.
+_RULE_WORD = lazy_regex(r"\b(?:must|never|always|should|shall|do not|don't|avoid|prefer|use|"
+                        r"keep|run|make sure|ensure|required|only|instead)\b", re.IGNORECASE)
 _TOKEN = lazy_regex(r"[a-z0-9][a-z0-9*./_-]*")
 #: Words that carry no rule of their own; negations are not among them, on purpose.
 _FILLER = frozenset({"a", "an", "the", "and", "or", "of", "to", "in", "on", "for", "as",
@@ -38,6 +48,10 @@ def quiet(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
              if found.get("predicate") == CONVENTION]
     said_again = {index for index, words in rules
                   if any(restates(words, other) for at, other in rules if at != index)}
+    said_again |= {index for index, found in enumerate(kept)
+                   if found.get("predicate") == CONVENTION and (first := first_said_again(
+                       str(found["object"]))) is not None
+                   and any(restates(first, other) for at, other in rules if at != index)}
     return [found for index, found in enumerate(kept) if index not in said_again]
 
 
@@ -47,6 +61,17 @@ def restates(shorter: frozenset[str], longer: frozenset[str]) -> bool:
     if len(shorter) < 2 or len(longer) <= len(shorter):
         return False
     return len(shorter & longer) >= RESTATED_SHARE * len(shorter)
+
+
+def first_said_again(text: str) -> frozenset[str] | None:
+    """The words of a rule's first sentence when the sentences after it only describe (none
+    has a rule word): the part another rule must say for this one to be said again. None
+    for a rule of one sentence (``restates`` reads it whole) or one whose later sentences
+    are rules too."""
+    sentences = _SENTENCE_END.split(_LABEL.sub("", text).strip())
+    if len(sentences) < 2 or any(_RULE_WORD.search(later) for later in sentences[1:]):
+        return None
+    return _words(sentences[0])
 
 
 def _words(text: str) -> frozenset[str]:

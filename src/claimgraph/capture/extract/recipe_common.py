@@ -80,13 +80,18 @@ def role_of_name(name: str) -> str | None:
     return None
 
 
-_DELEGATE = lazy_regex(r"^(?:npm|pnpm|yarn|bun|just|make|task|poe|turbo|nx|mix|hatch|pdm)"
+#: A launcher before a task runner (``pnpm exec turbo run test``, ``npx nx run lint``): the
+#: runner it starts is the one delegated to.
+_LAUNCHER = r"(?:(?:npm|pnpm|yarn|bun)\s+exec\s+|npx\s+|bunx\s+|pnpm\s+dlx\s+)?"
+_DELEGATE = lazy_regex(r"^" + _LAUNCHER +
+                       r"(?:npm|pnpm|yarn|bun|just|make|task|poe|turbo|nx|mix|hatch|pdm)"
                        r"(?:\s+run)?\s+([\w:.-]+)")
 
 
 def role_of_command(command: str) -> str | None:
     """The role of one shell command in the one command vocabulary (``commands``); a
-    delegation to another recipe (``npm run lint``, ``turbo run test``) takes that name's."""
+    delegation to another recipe (``npm run lint``, ``turbo run test``, also behind a
+    launcher: ``pnpm exec turbo run test:core``) takes that name's."""
     found = kind_of_text(command.strip())
     if found:
         return found[0]

@@ -372,6 +372,8 @@ def _facts_of(view: SessionView, call: Event, command: str,
         runner = None  # npx would fetch whatever package has that name: unsure, not stored
     if runner and not (_in_project(view, call, invocation) and _ran(view, call, invocation)):
         runner = None
+    if runner and runner[0] == "core/built-with" and stamped(invocation.argv):
+        runner = None  # one release's build, its version and date typed in
     if runner:
         yield candidate("tooling", view.project or "", runner[0], command_form(invocation.argv),
                         evidence=evidence, object_kind="entity",
@@ -385,6 +387,20 @@ def _facts_of(view: SessionView, call: Event, command: str,
         yield candidate("packages", view.project or "", "core/depends-on", name,
                         evidence=evidence, object_kind="entity",
                         subject_type="project", object_type="package", at=call.timestamp)
+
+
+#: A value set into the build for one release: a linker's ``-X name=value`` (Go's
+#: ``-ldflags "-X main.version=0.3.0"``), or a version, date, commit or release set by name
+#: (``-DAPP_VERSION=1.4.2``, ``BUILD_DATE=2026-01-31``); ``--python=3.12`` picks a toolchain.
+_STAMP = lazy_regex(r"(?:^|\s)-X\s*[\w./-]+=\S"
+                    r"|(?i:[\w.]*(?:version|date|commit|revision|release)\w*)=\S")
+
+
+def stamped(argv: tuple[str, ...]) -> bool:
+    """A build that stamps one release's values into what it makes (its version, date or
+    commit, typed in): a release chore with values made up for the day, not how the next
+    agent builds the project (the plain build, or the project's recipe, is)."""
+    return any(_STAMP.search(word) for word in argv[1:])
 
 
 def _in_project(view: SessionView, call: Event, invocation: Invocation) -> bool:

@@ -98,6 +98,7 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             found.append((cited, written, chosen))
     nearest = _nearest_depths(cited for cited, _, _ in found)
     told: set[str] = set()
+    found.sort(key=lambda item: ships(item[0]))  # a gate's step is told from the gate
     for cited, written, chosen in found:
         if not written and _depth(cited) > nearest[posixpath.basename(cited)]:
             continue  # a workspace's own runner file, only read: the root's speaks for it
@@ -110,6 +111,20 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
             continue
         if chosen:  # a CI step another workflow already runs is told once
             yield _fact(cited, chosen[:MAX_PER_FILE], "recipes" if written else "recipes.read")
+
+
+#: The words of a workflow's file name that say it ships what the gates passed: it releases,
+#: publishes or deploys (``release.yml``, ``publish-crate.yml``, ``deploy_docs.yml``).
+_SHIPS = re.compile(r"(?<![a-z])(?:release|releases|publish|deploy|cd|nightly|pages)(?![a-z])")
+
+
+def ships(cited: str) -> bool:
+    """A CI workflow that ships (``_SHIPS``): a check it repeats (``cargo test`` before a
+    release's build) is told from the workflow that gates every change (``ci.yml``), which
+    the told-once rule would otherwise drop when the session happened to read the release's
+    file first."""
+    name = posixpath.basename(cited).lower()
+    return "/workflows/" in f"/{cited}" and bool(_SHIPS.search(posixpath.splitext(name)[0]))
 
 
 #: One command line the session ran, as the words of each simple command it holds.
@@ -272,14 +287,17 @@ def ci_check(recipe: Recipe) -> bool:
     environment names (``cargo build --target "$TARGET"``, a matrix's) is an artifact of its
     release matrix, not how the next agent builds the project. A check CI parametrises
     (``--shard=${{ matrix.shard }}/4``, a PR's refs) is still the gate every change meets."""
-    if _ONE_COMMAND.search(recipe.runs):
-        return False
+    if _ONE_COMMAND.search(recipe.runs) or not _EXPRESSION.sub("", recipe.runs).strip():
+        return False  # a script; or only a value CI fills in (``${{ matrix.cmd }}``)
     role = ci_role(recipe)
     if role == "build" and "$" in recipe.runs:
         return False
     return checks_or_builds(replace(recipe, role=role))
 
 
+#: A value CI fills in (``${{ matrix.name }}``): a step named only by one says nothing of what
+#: it does, so its command's program and subcommand tell it.
+_EXPRESSION = re.compile(r"\$\{\{.*?\}\}")
 #: Words a step's name may open with before saying what it does ("Run tests").
 _RUN_WORDS = frozenset({"run", "runs", "running"})
 
@@ -291,12 +309,14 @@ def ci_role(recipe: Recipe) -> str:
     against its schema", "Run tests"): "Create test database" and "Clean test database" name
     a test database, they run no test. A step with no name of its own (``parse_recipes`` gives an
     unnamed step its job's: "job test" names what the job is for, not what ``flutter pub
-    get`` in it does) goes by its program's subcommand (``subcommand_role``)."""
+    get`` in it does), or named only by a value CI fills in (``${{ matrix.name }}``), goes by
+    its program's subcommand (``subcommand_role``)."""
     known = role_of_commands(recipe.runs)
     if known != "other":
         return known
     own_name = not recipe.invocation.endswith(f" job {recipe.name}")
-    words = [word for word in recipe.name.lower().split() if word and own_name]
+    named = _EXPRESSION.sub(" ", recipe.name.lower()) if own_name else ""
+    words = named.split()
     while words and words[0] in _RUN_WORDS:
         words = words[1:]
     return (role_of_name(words[0]) if words else None) or subcommand_role(recipe.runs) \
