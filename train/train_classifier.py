@@ -50,8 +50,9 @@ AUTHORED = ROOT / "train" / "data" / "authored.jsonl"
 #: unread (``source`` names the session). They train and are scored like the corpus rows;
 #: capture's figures on those two sets are therefore no longer blind (docs/capture.md).
 GOLD_SESSIONS = ROOT / "train" / "data" / "labelled-gold-sessions.jsonl"
-#: The same for the sessions of gold-sixth, gold-eighth, gold-ninth, gold-tenth and
-#: gold-eleventh (fifteen more repositories, session 7; train/data/SOURCES.md). NOT in the
+#: The same for the sessions of gold-sixth, gold-eighth and gold-ninth (ten more repositories;
+#: session 7 labelled gold-tenth's and gold-eleventh's too, removed in session 26 because those
+#: sets check the split-half gate; train/data/SOURCES.md). NOT in the
 #: shipped model, only in the candidate (``CANDIDATE``): retrained with them, the model loses
 #: issue 23's probes or adds a trap hit on whole sessions (train/operating_point.py; sessions
 #: 7, 8 and 9, docs/capture.md). ``--with-new-sessions`` shows that model's validation and
