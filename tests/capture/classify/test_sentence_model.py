@@ -254,6 +254,32 @@ def test_a_relabel_lands_only_on_the_label_it_was_read_for(tmp_path):
         train.relabelled([{"id": "a", "label": "other"}], relabels)
 
 
+def test_unconfounded_training_learns_placement_from_typed_prompts_only(monkeypatch):
+    """A written row (``own``) has no prompt around it: with ``UNCONFOUNDED`` it trains with no
+    placement cue and with the training-only WRITTEN column, which the export leaves out; a
+    typed row keeps its placement. Without the flag both rows train as before."""
+    if not HAVE_SKLEARN:
+        pytest.skip("scikit-learn is not installed (pip install -e .[train])")
+    sys.path.insert(0, str(REPO / "train"))
+    try:
+        import train_classifier as train
+    finally:
+        sys.path.remove(str(REPO / "train"))
+    from claimgraph.capture.classify.features import BUCKETS, CUES, DIMENSIONS
+    only = BUCKETS + CUES.index("pos_only")
+    rows = [{"text": "Releases are cut from the stable branch only.", "own": True},
+            {"text": "Releases are cut from the stable branch only.", "sentence_index": 0,
+             "n_sentences": 1}]
+    before = train.matrix(rows)
+    assert before.shape[1] == DIMENSIONS
+    assert before[0, only] == 1 and before[1, only] == 1
+    monkeypatch.setattr(train, "UNCONFOUNDED", True)
+    after = train.matrix(rows)
+    assert after.shape[1] == DIMENSIONS + 1
+    assert after[0, only] == 0 and after[0, train.WRITTEN] == 1
+    assert after[1, only] == 1 and after[1, train.WRITTEN] == 0
+
+
 def test_the_candidates_relabels_all_land():
     """Every reviewed relabel names a training row and the label it has now."""
     ids = {json.loads(line)["id"]: json.loads(line)["label"]
