@@ -95,7 +95,6 @@ from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.taken_back import taken_back
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 from claimgraph.capture.extract.unseen_edits import emptying_edits, substituted
-from claimgraph.capture.extract.word_index import Texts
 from claimgraph.capture.extract.undone import (
     History, deletions, failures, history as edit_history, reverts, snapshots,
     undone_by_edits)
@@ -381,39 +380,18 @@ def reconcile(candidates: Iterable[Candidate], later: Later) -> list[Candidate]:
     return revised_away(overtake(kept, later), later.user_said)
 
 
-class _Said:
-    """(line, text, lowered) of the later words that could retire anything, and an index of
-    their words (``word_index``), built on the first search: a candidate's term is looked
-    for only in the messages holding its rarest piece, not in every later message (every
-    candidate against every message grew with the square of the session, issue 29)."""
-
-    def __init__(self, rows: list[tuple[int, str, str]]) -> None:
-        self.rows = rows
-        self._texts = Texts([lowered for _, _, lowered in rows])
-
-    def retire(self, term: str, line: int, imperative: str | None) -> bool:
-        """A row after ``line`` names ``term`` and retires it (``retires``)."""
-        lowered_term, rows = term.lower(), self.rows
-        positions = self._texts.containing(lowered_term)
-        for position in range(len(rows)) if positions is None else positions:
-            at, text, lowered = rows[position]
-            if at > line and lowered_term in lowered and retires(text, term, imperative):
-                return True
-        return False
-
-
 @dataclass(frozen=True)
 class _Retiring:
     """The later words that could retire anything, each lowered once per session: a message
-    without a retiring verb is never searched again."""
+    without a retiring verb is never searched again (reconciling stays linear in practice)."""
 
-    user: _Said
-    agent: _Said
+    user: list[tuple[int, str, str]]
+    agent: list[tuple[int, str, str]]
 
 
 def _retiring(later: Later) -> _Retiring:
-    def kept(said: list[tuple[int, str]], verbs: re.Pattern[str]) -> _Said:
-        return _Said([(at, text, text.lower()) for at, text in said if verbs.search(text)])
+    def kept(said: list[tuple[int, str]], verbs: re.Pattern[str]) -> list[tuple[int, str, str]]:
+        return [(at, text, text.lower()) for at, text in said if verbs.search(text)]
     return _Retiring(kept(later.user_said, _ANY_USER_RETIRING),
                      kept(later.agent_said, _ANY_RETIRING))
 
@@ -558,10 +536,11 @@ def _retired(found: Candidate, line: int | None, retiring: _Retiring) -> bool:
     terms = asserted_terms(str(found.get("stance") or found.get("object") or ""))
     if not terms:
         return False
-    agent_too = found.get("source_type") != "user-assertion" \
-        or found.get("rule") in _CHANGEABLE_RULES
-    return any(retiring.user.retire(term, line, _USER_RETIRES)
-               or (agent_too and retiring.agent.retire(term, line, None)) for term in terms)
+    said = [(text, lowered, _USER_RETIRES) for at, text, lowered in retiring.user if at > line]
+    if found.get("source_type") != "user-assertion" or found.get("rule") in _CHANGEABLE_RULES:
+        said += [(text, lowered, None) for at, text, lowered in retiring.agent if at > line]
+    return any(term.lower() in lowered and retires(text, term, imperative)
+               for text, lowered, imperative in said for term in terms)
 
 
 def asserted_terms(text: str) -> list[str]:

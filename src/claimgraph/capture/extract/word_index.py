@@ -45,10 +45,6 @@ def pieces(literal: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(_WORD.findall(folded(literal))))
 
 
-#: The pattern of a query asked only for its candidates (``Texts.containing``).
-_NOTHING = re.compile(r"(?!)")
-
-
 @dataclass(frozen=True)
 class Query:
     """A search: ``pattern`` (case-insensitive), and ``pieces`` of its literal text, which
@@ -74,17 +70,6 @@ class Texts:
         if not query.pieces:
             return None
         return min((self._holding(piece, query.whole) for piece in query.pieces), key=len)
-
-    def containing(self, literal: str) -> Sequence[int] | None:
-        """The positions, in order, of the texts that may hold ``literal`` (ASCII) inside
-        them once both are folded (``str.lower`` of ASCII): those with its rarest piece
-        inside one of their words; None when it has no piece to look up or is not ASCII
-        (every text may hold it). A piece of ``literal`` is letters and digits only, which
-        folding leaves as they are: where ``literal`` stands in a text, each of its pieces
-        stands inside one of the text's own runs of them, a word of the index."""
-        if not literal.isascii():
-            return None
-        return self.candidates(Query(_NOTHING, pieces(literal), False))
 
     def _holding(self, piece: str, whole: bool) -> Sequence[int]:
         words = self._index()
