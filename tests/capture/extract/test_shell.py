@@ -61,3 +61,12 @@ def test_cd_on_an_earlier_line_moves_what_follows():
 def test_a_substitution_only_reads_is_not_a_change():
     assert only_reads('ls "$(git rev-parse --show-toplevel)"')
     assert not only_reads("cat <<EOF > a.txt\nx\nEOF\nrm a.txt")
+
+
+def test_unwrap_answers_a_list_as_its_tuple_and_a_kept_answer_as_a_fresh_one():
+    from claimgraph.capture.extract.shell import unwrap
+
+    argv = ("uv", "run", "--group", "dev", ".venv/bin/pytest", "-q")
+    assert unwrap(list(argv)) == unwrap(argv) == ("pytest", "-q")  # type: ignore[arg-type]
+    assert unwrap(argv) == unwrap(tuple(argv)) == ("pytest", "-q")  # asked again: the memo
+    assert unwrap(("python3.12", "-m", "build")) == ("python -m build",)

@@ -69,6 +69,7 @@ Pure logic: ``digest`` reduces the in-memory session to the few facts reconcilin
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Iterable, Mapping
@@ -561,11 +562,21 @@ def retires(text: str, term: str, imperative: str | None = None) -> bool:
     asks for it: the user's own "replace X with Y", "don't add X")."""
     if term.lower() not in text.lower():
         return False
+    return any(pattern.search(text) for pattern in _retiring_patterns(term, imperative))
+
+
+#: Terms whose retiring patterns are kept compiled (``re``'s own cache of 512 was overrun:
+#: ~270 compiles at 50 MB, issue 29); each term's few patterns are a few KB.
+_PATTERN_MEMO = 256
+
+
+@functools.lru_cache(maxsize=_PATTERN_MEMO)
+def _retiring_patterns(term: str, imperative: str | None) -> tuple[re.Pattern[str], ...]:
     named = r"`?" + re.escape(term) + r"`?(?![\w-])"
     verbs = [_RETIRED_BEFORE, _INSTEAD_OF] + ([imperative] if imperative else [])
     patterns = [verb + _GAP + r"(?<![\w-])" + named for verb in verbs]
     patterns.append(r"(?<![\w-])" + named + _GAP + _RETIRED_AFTER)
-    return any(re.search(pattern, text, re.IGNORECASE) for pattern in patterns)
+    return tuple(re.compile(pattern, re.IGNORECASE) for pattern in patterns)
 
 
 def _negated_terms(found: Candidate) -> list[str]:
