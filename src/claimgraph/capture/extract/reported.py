@@ -35,8 +35,9 @@ doing anything else in the turn (``_log_report``): "it crashed, check the crash 
 reads ``.crash.log`` and the traceback is there. It is a report only when it is a log file (a
 ``.log`` name), read whole or in part by the read tool or ``cat``/``tail``/``head``, after a
 message of the person's and before the session ran, changed or wrote anything since (else the
-log may be of the session's own run). A log keeps every run's failures: only its latest failure
-(from its last ``Traceback`` line on, when it has one) is the report. The same proof and
+log may be of the session's own run; a ``curl`` to a server counts as a run). A log keeps
+every run's failures: only its latest failure (from its last ``Traceback`` line on, else from
+its last line that opens a failure) is the report. The same proof and
 refutations follow as for a pasted log; a later read of the log whose latest failure is the
 same error refutes the fix as a pasted one would.
 
@@ -129,6 +130,13 @@ _MARGIN = lazy_regex(r"^\s*\d+(?:→|\t)", re.MULTILINE)
 _EXCEPTION_LINE = lazy_regex(r"^[A-Za-z_][\w.]*: \S")
 #: Where a log's latest Python failure starts.
 _TRACEBACK = "Traceback (most recent call last):"
+#: A stack frame under an error (``at pkg.Cls.run(Cls.java:9)``, ``File "a.py", line 3``).
+_FRAME = lazy_regex(r"^\s*(?:at\s|File \")")
+#: Programs that only show or search, and run nothing of the project's that could write a
+#: log (``lessons.LOOKING`` less those that fetch, start, stop, run others or write files:
+#: ``curl`` makes a server log anew, ``open`` starts an app, ``xargs`` runs anything).
+_ONLY_READ = LOOKING - frozenset(
+    "curl wget kill pkill open xargs tee mkdir touch rm cp mv chmod gh bd".split())
 
 
 @dataclass
@@ -401,9 +409,17 @@ def _log_text(view: SessionView, call: Event) -> str | None:
 
 
 def _latest(text: str) -> str:
-    """A log's latest failure: from its last ``Traceback`` line on, else the whole text."""
+    """A log's latest failure: from its last ``Traceback`` line on; in a log with none (a
+    server's, another language's), from the last line that opens a failure (a severity, an
+    error's name; not a stack frame under it). Read whole, a log's first failure -- last
+    week's -- would be the report of today's fix."""
     at = text.rfind(_TRACEBACK)
-    return text[at:] if at >= 0 else text
+    if at >= 0:
+        return text[at:]
+    lines = text.splitlines(keepends=True)
+    heads = [index for index, line in enumerate(lines)
+             if (_SEVERITY.match(line) or _LOG_LINE.match(line)) and not _FRAME.match(line)]
+    return "".join(lines[heads[-1]:]) if heads else text
 
 
 def _raised(latest: str) -> str | None:
@@ -428,7 +444,7 @@ def _only_reads(call: Event) -> bool:
         return False
     command = command_text(call)
     runs = invocations(command, call_cwd(call)) if command else []
-    return bool(runs) and all(run.argv[0] in LOOKING or run.argv[0] == "cd" for run in runs)
+    return bool(runs) and all(run.argv[0] in _ONLY_READ or run.argv[0] == "cd" for run in runs)
 
 
 def _flat(text: str) -> str:
