@@ -424,7 +424,7 @@ def _latest(text: str) -> str:
 
 def _raised(latest: str) -> str | None:
     """The exception a log's latest traceback ends with, whatever its class is called
-    (``pkg.mod.DuplicateIds: …``): the first line after the frames that opens flush left with a
+    (``pkg.mod.StaleHandle: …``): the first line after the frames that opens flush left with a
     dotted name and a colon."""
     if not latest.startswith(_TRACEBACK):
         return None
