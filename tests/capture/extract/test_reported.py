@@ -377,3 +377,16 @@ def test_a_log_read_after_a_command_that_may_have_written_it_is_no_report(comman
     session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
     session.prompt("Next, sort the list by date.")
     assert _lessons(session) == []
+
+
+def test_a_log_the_sessions_own_command_wrote_is_no_report():
+    """The session started the app with its output sent to the log: the failure in it is the
+    session's own run, maybe its work in progress, not the person's report."""
+    session = Session()
+    session.prompt("start the app so I can try it")
+    session.bash("python -m shop > .crash.log 2>&1 &", output="")
+    session.prompt("it crashed, can you look at the crash log?")
+    _log_read(session, CRASH)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == []

@@ -34,8 +34,9 @@ A log the person's run wrote counts as their report too, when the session read i
 doing anything else in the turn (``_log_report``): "it crashed, check the crash log" -- the agent
 reads ``.crash.log`` and the traceback is there. It is a report only when it is a log file (a
 ``.log`` name), read whole or in part by the read tool or ``cat``/``tail``/``head``, after a
-message of the person's and before the session ran, changed or wrote anything since (else the
-log may be of the session's own run; a ``curl`` to a server counts as a run). A log keeps
+message of the person's and before the session ran, changed or wrote anything since, and
+when no command of the session's named the log's file before (else the log may be of the
+session's own run; a ``curl`` to a server counts as a run). A log keeps
 every run's failures: only its latest failure (from its last ``Traceback`` line on, else from
 its last line that opens a failure) is the report. The same proof and
 refutations follow as for a pasted log; a later read of the log whose latest failure is the
@@ -372,7 +373,7 @@ def _log_report(view: SessionView, call: Event) -> _Report | None:
     read's result."""
     path = _log_path(view, call)
     result = view.results.get(call.call_id or "")
-    if path is None or result is None:
+    if path is None or result is None or _session_logs_to(view, call, path):
         return None
     latest = _latest(_log_text(view, call) or "")
     found = pasted_failure(latest)
@@ -380,6 +381,20 @@ def _log_report(view: SessionView, call: Event) -> _Report | None:
     if error is None:
         return None
     return _Report(replace(result, text=latest), error, None, log=path)
+
+
+def _session_logs_to(view: SessionView, read: Event, path: str) -> bool:
+    """Did a command of the session's own, before the read, name the log's file (``python -m
+    app > run.log 2>&1 &``, ``--log-file run.log``)? Then the log may be of the session's run,
+    its failure the session's work in progress, not the person's report."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    for call in view.calls():
+        if call.line >= read.line:
+            break
+        command = command_text(call) if tool_kind(call.tool_name) == SHELL else None
+        if command and name in command and not _only_reads(call):
+            return True
+    return False
 
 
 def _log_path(view: SessionView, call: Event) -> str | None:
