@@ -390,3 +390,16 @@ def test_a_log_the_sessions_own_command_wrote_is_no_report():
     session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
     session.prompt("Next, sort the list by date.")
     assert _lessons(session) == []
+
+
+def test_a_runners_closing_exit_line_does_not_hide_the_failure_above_it():
+    log = ("2026-03-09 10:02:13 ERROR order 17 has no customer id (shop/orders.py:42)\n"
+           "Error: Process completed with exit code 1\n")
+    session = Session()
+    session.prompt("the job failed, its log is in job.log")
+    session.tool("Read", {"file_path": f"{ROOT}/job.log"}, output=log)
+    session.edit(f"{ROOT}/shop/orders.py", "order.customer", "order.customer_id")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == [
+        "`job.log` showed a failure: 2026-03-09 10:02:13 ERROR order 17 has no customer "
+        "id (shop/orders.py:42); fixed by editing shop/orders.py"]

@@ -426,14 +426,16 @@ def _log_text(view: SessionView, call: Event) -> str | None:
 def _latest(text: str) -> str:
     """A log's latest failure: from its last ``Traceback`` line on; in a log with none (a
     server's, another language's), from the last line that opens a failure (a severity, an
-    error's name; not a stack frame under it). Read whole, a log's first failure -- last
-    week's -- would be the report of today's fix."""
+    error's name; not a stack frame under it, nor a runner's closing "exit code 1" that
+    names no error). Read whole, a log's first failure -- last week's -- would be the report
+    of today's fix."""
     at = text.rfind(_TRACEBACK)
     if at >= 0:
         return text[at:]
     lines = text.splitlines(keepends=True)
     heads = [index for index, line in enumerate(lines)
-             if (_SEVERITY.match(line) or _LOG_LINE.match(line)) and not _FRAME.match(line)]
+             if (_SEVERITY.match(line) or _LOG_LINE.match(line))
+             and not (_FRAME.match(line) or _UNTELLING.search(line))]
     return "".join(lines[heads[-1]:]) if heads else text
 
 
