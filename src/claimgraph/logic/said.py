@@ -77,12 +77,14 @@ _NOT_SETTLED = re.compile(
     r"you've|yours|we'll|let's|lets|please|try|tried)\b", re.IGNORECASE)
 #: A bug report: what is wrong today, fixed by the work, stale once it is. "the workers not
 #: exiting", "the page not loading": a thing named by what it fails to do is the trouble at
-#: hand ("not including", "not using" qualify a rule instead).
+#: hand ("not including", "not matching" qualify a rule instead, and "not something we
+#: support" names no failing thing: a word ending in "thing" is no verb).
 _TROUBLE = re.compile(
     r"\b(?:not working|doesn't work|does not work|don't work|broken|breaks?|fails?|"
     r"failing|failed|errors?|bugs?|crash\w*|wrong|missing|issues?|problems?|weird|"
-    r"strange|nothing happens|not (?!including\b|counting\b|using\b|having\b|being\b|"
-    r"requiring\b|touching\b|changing\b)\w{3,}ing)\b", re.IGNORECASE)
+    r"strange|nothing happens|not (?!\w*thing\b|including\b|counting\b|using\b|having\b|"
+    r"being\b|requiring\b|touching\b|changing\b|matching\b|containing\b|exceeding\b)"
+    r"\w{3,}ing)\b", re.IGNORECASE)
 #: Program output typed back: check marks, box drawing, prompts, arrows.
 _PRINTED = re.compile(r"[✔✓✗✘│─┌┐└┘├┤❯➜→⎿●•]|^\s*[$#>]\s")
 _TOKEN = re.compile(r"`[^`]+`|\$\{?\w+\}?|[\w@][\w@.:/+-]*[\w/]|\w", re.UNICODE)

@@ -347,3 +347,59 @@ def test_a_log_fix_the_person_complains_about_is_no_lesson():
     session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
     session.prompt("it still crashes when I click twice")
     assert _lessons(session) == []
+
+
+def test_a_log_without_a_python_traceback_reports_its_latest_failure():
+    """A server's log keeps last week's failure above today's: today's is the report."""
+    log = ("2026-03-02 09:14:01 ERROR queue unreachable (shop/orders.py:8)\n"
+           "2026-03-09 10:00:00 INFO listening on :8080\n"
+           "2026-03-09 10:02:13 ERROR order 17 has no customer id (shop/orders.py:42)\n")
+    session = Session()
+    session.prompt("the server fell over, the log is server.log")
+    session.bash("tail -n 50 server.log", output=log)
+    session.edit(f"{ROOT}/shop/orders.py", "order.customer", "order.customer_id")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == [
+        "`server.log` showed a failure: 2026-03-09 10:02:13 ERROR order 17 has no customer "
+        "id (shop/orders.py:42); fixed by editing shop/orders.py"]
+
+
+@pytest.mark.parametrize("command", [
+    "curl -s localhost:8080/orders/17",  # the request makes the server log anew
+    "xargs -a ids.txt python -m shop.replay",  # runs the project
+    "open dist/Shop.app",  # starts the app
+])
+def test_a_log_read_after_a_command_that_may_have_written_it_is_no_report(command: str):
+    session = Session()
+    session.prompt("it crashed again, can you look at the crash log?")
+    session.bash(command, output="")
+    _log_read(session, CRASH)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == []
+
+
+def test_a_log_the_sessions_own_command_wrote_is_no_report():
+    """The session started the app with its output sent to the log: the failure in it is the
+    session's own run, maybe its work in progress, not the person's report."""
+    session = Session()
+    session.prompt("start the app so I can try it")
+    session.bash("python -m shop > .crash.log 2>&1 &", output="")
+    session.prompt("it crashed, can you look at the crash log?")
+    _log_read(session, CRASH)
+    session.edit(f"{ROOT}/shop/panel.py", "Label(text, id='header')", "Label(text)")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == []
+
+
+def test_a_runners_closing_exit_line_does_not_hide_the_failure_above_it():
+    log = ("2026-03-09 10:02:13 ERROR order 17 has no customer id (shop/orders.py:42)\n"
+           "Error: Process completed with exit code 1\n")
+    session = Session()
+    session.prompt("the job failed, its log is in job.log")
+    session.tool("Read", {"file_path": f"{ROOT}/job.log"}, output=log)
+    session.edit(f"{ROOT}/shop/orders.py", "order.customer", "order.customer_id")
+    session.prompt("Next, sort the list by date.")
+    assert _lessons(session) == [
+        "`job.log` showed a failure: 2026-03-09 10:02:13 ERROR order 17 has no customer "
+        "id (shop/orders.py:42); fixed by editing shop/orders.py"]

@@ -34,9 +34,11 @@ A log the person's run wrote counts as their report too, when the session read i
 doing anything else in the turn (``_log_report``): "it crashed, check the crash log" -- the agent
 reads ``.crash.log`` and the traceback is there. It is a report only when it is a log file (a
 ``.log`` name), read whole or in part by the read tool or ``cat``/``tail``/``head``, after a
-message of the person's and before the session ran, changed or wrote anything since (else the
-log may be of the session's own run). A log keeps every run's failures: only its latest failure
-(from its last ``Traceback`` line on, when it has one) is the report. The same proof and
+message of the person's and before the session ran, changed or wrote anything since, and
+when no command of the session's named the log's file before (else the log may be of the
+session's own run; a ``curl`` to a server counts as a run). A log keeps
+every run's failures: only its latest failure (from its last ``Traceback`` line on, else from
+its last line that opens a failure) is the report. The same proof and
 refutations follow as for a pasted log; a later read of the log whose latest failure is the
 same error refutes the fix as a pasted one would.
 
@@ -129,6 +131,13 @@ _MARGIN = lazy_regex(r"^\s*\d+(?:→|\t)", re.MULTILINE)
 _EXCEPTION_LINE = lazy_regex(r"^[A-Za-z_][\w.]*: \S")
 #: Where a log's latest Python failure starts.
 _TRACEBACK = "Traceback (most recent call last):"
+#: A stack frame under an error (``at pkg.Cls.run(Cls.java:9)``, ``File "a.py", line 3``).
+_FRAME = lazy_regex(r"^\s*(?:at\s|File \")")
+#: Programs that only show or search, and run nothing of the project's that could write a
+#: log (``lessons.LOOKING`` less those that fetch, start, stop, run others or write files:
+#: ``curl`` makes a server log anew, ``open`` starts an app, ``xargs`` runs anything).
+_ONLY_READ = LOOKING - frozenset(
+    "curl wget kill pkill open xargs tee mkdir touch rm cp mv chmod gh bd".split())
 
 
 @dataclass
@@ -364,7 +373,7 @@ def _log_report(view: SessionView, call: Event) -> _Report | None:
     read's result."""
     path = _log_path(view, call)
     result = view.results.get(call.call_id or "")
-    if path is None or result is None:
+    if path is None or result is None or _session_logs_to(view, call, path):
         return None
     latest = _latest(_log_text(view, call) or "")
     found = pasted_failure(latest)
@@ -372,6 +381,20 @@ def _log_report(view: SessionView, call: Event) -> _Report | None:
     if error is None:
         return None
     return _Report(replace(result, text=latest), error, None, log=path)
+
+
+def _session_logs_to(view: SessionView, read: Event, path: str) -> bool:
+    """Did a command of the session's own, before the read, name the log's file (``python -m
+    app > run.log 2>&1 &``, ``--log-file run.log``)? Then the log may be of the session's run,
+    its failure the session's work in progress, not the person's report."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    for call in view.calls():
+        if call.line >= read.line:
+            break
+        command = command_text(call) if tool_kind(call.tool_name) == SHELL else None
+        if command and name in command and not _only_reads(call):
+            return True
+    return False
 
 
 def _log_path(view: SessionView, call: Event) -> str | None:
@@ -401,14 +424,24 @@ def _log_text(view: SessionView, call: Event) -> str | None:
 
 
 def _latest(text: str) -> str:
-    """A log's latest failure: from its last ``Traceback`` line on, else the whole text."""
+    """A log's latest failure: from its last ``Traceback`` line on; in a log with none (a
+    server's, another language's), from the last line that opens a failure (a severity, an
+    error's name; not a stack frame under it, nor a runner's closing "exit code 1" that
+    names no error). Read whole, a log's first failure -- last week's -- would be the report
+    of today's fix."""
     at = text.rfind(_TRACEBACK)
-    return text[at:] if at >= 0 else text
+    if at >= 0:
+        return text[at:]
+    lines = text.splitlines(keepends=True)
+    heads = [index for index, line in enumerate(lines)
+             if (_SEVERITY.match(line) or _LOG_LINE.match(line))
+             and not (_FRAME.match(line) or _UNTELLING.search(line))]
+    return "".join(lines[heads[-1]:]) if heads else text
 
 
 def _raised(latest: str) -> str | None:
     """The exception a log's latest traceback ends with, whatever its class is called
-    (``pkg.mod.DuplicateIds: …``): the first line after the frames that opens flush left with a
+    (``pkg.mod.StaleHandle: …``): the first line after the frames that opens flush left with a
     dotted name and a colon."""
     if not latest.startswith(_TRACEBACK):
         return None
@@ -428,7 +461,7 @@ def _only_reads(call: Event) -> bool:
         return False
     command = command_text(call)
     runs = invocations(command, call_cwd(call)) if command else []
-    return bool(runs) and all(run.argv[0] in LOOKING or run.argv[0] == "cd" for run in runs)
+    return bool(runs) and all(run.argv[0] in _ONLY_READ or run.argv[0] == "cd" for run in runs)
 
 
 def _flat(text: str) -> str:
