@@ -447,10 +447,21 @@ def test_names_in_a_forwarded_review_tools_findings_are_not_the_persons(review):
 
 
 def test_a_person_who_mentions_a_line_still_names_what_they_type():
-    from claimgraph.capture.extract.structure import forwarded_review
-    assert not forwarded_review("Why does `parseQuery` at lines 4-9 of route.ts drop keys?")
-    assert not forwarded_review("Fix the crash on line 3: parseQuery returns None")
-    assert forwarded_review("In `route.ts`:\n- Line 3: parseQuery returns None")
+    from claimgraph.logic.review_findings import carries_findings
+    assert not carries_findings("Why does `parseQuery` at lines 4-9 of route.ts drop keys?")
+    assert not carries_findings("Fix the crash on line 3: parseQuery returns None")
+    assert carries_findings("In `route.ts`:\n- Line 3: parseQuery returns None")
+
+
+def test_a_persons_html_block_is_no_review_and_its_names_are_theirs():
+    """A tag alone on its line (the HTML the person writes about) carries no file: it is no
+    review tool's markup, so the names the person typed beside it count."""
+    session = Session()
+    session.prompt("Move parseQuery into its own module, then wrap the list in\n<section>\n"
+                   "as before.")
+    _route(session, "src/app/api/items/route.ts")
+    assert facts(session.extract(), "defined-in") == {
+        ("parseQuery", "core/defined-in", "src/app/api/items/route.ts")}
 
 
 def test_a_capitalised_word_that_opens_a_line_or_runs_in_title_case_is_prose():
