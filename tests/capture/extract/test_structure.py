@@ -480,3 +480,13 @@ def test_a_capitalised_word_that_opens_a_line_or_runs_in_title_case_is_prose():
     named.write(f"{ROOT}/src/types/index.ts", "export interface Region {\n  id: string\n}\n")
     assert facts(named.extract(), "defined-in") == {
         ("Region", "core/defined-in", "src/types/index.ts")}
+
+
+def test_a_class_name_that_only_opens_a_sentence_is_still_named():
+    """"Config should load once" opens a sentence with the class's name: no Title Case run,
+    no list item's label, so the person pointed at it."""
+    session = Session()
+    session.prompt("Config should load once at start up. Keep it out of the handlers.")
+    session.write(f"{ROOT}/src/settings.py", "class Config:\n    debug = False\n")
+    assert facts(session.extract(), "defined-in") == {
+        ("Config", "core/defined-in", "src/settings.py")}

@@ -235,14 +235,15 @@ def _names_in(text: str) -> set[str]:
 
 
 def _title_word(text: str, found: list[re.Match[str]], index: int) -> bool:
-    """A capitalised word of prose (``_CAPITALISED``) that a sentence, a list item or a
-    heading opens with, or one of a run of such words past the first ("Orders Page Layout"):
-    a word set in Title Case, not a class the person named ("Added Cart, …" and "add a Cart
-    class" still name one). Pure."""
+    """A capitalised word of prose (``_CAPITALISED``) set in Title Case, not a class the
+    person named: one of a run of such words ("Orders Page Layout", "- Region Filters: …";
+    the word that opens a sentence is no part of the next one's run: "Added Cart, …"), or the
+    label that opens a list item or a heading ("- Export: download the rows"). A word that
+    only opens a sentence ("Config should load once") may still be the class. Pure."""
     word = found[index]
     if not _CAPITALISED.match(word[0]):
         return False
-    if _OPENS.search(text[:word.start()]):
+    if _OPENS.search(text[:word.start()]) and text.startswith(":", word.end()):
         return True
     return any(0 <= other < len(found) and _CAPITALISED.match(found[other][0])
                and not _OPENS.search(text[:found[other].start()])
