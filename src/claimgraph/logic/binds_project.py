@@ -67,7 +67,7 @@ _WORDING = lazy_regex(r"\b(?:(?i:british|american|canadian|australian)|US|UK)\s+
 #: One word of prose chosen over another, both in double quotes ("orders" rather than
 #: "purchases"); in code spans it is an API's choice, which any guide may make.
 _TERM_CHOICE = lazy_regex(r"[\"\u201c][^\"\u201c\u201d\n]{1,30}[\"\u201d][^\"\u201c\n]{0,30}?"
-                          r"\b(?:instead of|rather than|more than|more often than|over|not)\b"
+                          r"\b(?:instead of|rather than|over|not)\b"
                           r"\s*[\"\u201c][^\"\u201c\u201d\n]{1,30}[\"\u201d]", re.IGNORECASE)
 _SETTING = lazy_regex(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S+")
 #: The words that end just before a command the line tells its reader to run ("call" is a
