@@ -427,7 +427,7 @@ TAGGED_REVIEW = (
     "</issue_to_address>\n")
 #: ... or its findings anchored at a file's lines, all prose.
 ANCHORED_REVIEW = (
-    "Verify each finding against the current code and only fix it if needed.\n"
+    "Go through what the review bot found and fix what still holds.\n"
     "Inline comments:\nIn `@src/app/api/items/route.ts`:\n"
     "- Around line 4-9: The parseQuery helper drops repeated keys, so the search page loses\n"
     "filters when a person picks two of them; read every value with getAll and keep the\n"
