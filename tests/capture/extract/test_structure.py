@@ -418,7 +418,7 @@ def test_kept_of_merges_names_the_survivors_of_a_message_that_names_a_removed_on
 
 #: A review tool's findings, forwarded whole: its markup tags on lines of their own.
 TAGGED_REVIEW = (
-    "Please address the comments from this code review:\n## Individual Comments\n\n"
+    "Fix what this review found:\n## Findings\n\n"
     "### Comment 1\n<location path=\"src/app/api/items/route.ts\" line_range=\"4-9\" />\n"
     "<code_context>\nexport function parseQuery(url) {\n</code_context>\n<issue_to_address>\n"
     "**suggestion:** The parseQuery helper drops repeated keys, which looks like a bug and\n"
