@@ -249,7 +249,7 @@ def not_a_rule(rule: str) -> bool:
             and not any(obligation(later) for later in sentences[1:]):
         return True  # "don't panic: run `make clean`", "… Never skip it." still tell
     half = _HALF_SYNC.search(first)
-    return bool(half) and not _BOTH_SIDES.search(first[:half.start()])
+    return half is not None and not _BOTH_SIDES.search(first[:half.start()])
 
 
 def _own_names(view: SessionView, cited: str) -> tuple[str, ...]:
