@@ -20,6 +20,7 @@ from claimgraph.logic.binds_project import anchor
     "Build it with Node.js and Vue.js",  # products, not files
     "Read https://example.com/docs/style/guide first",  # another site
     "Write comments in plain English",  # no variety picked
+    "Send us spelling fixes as their own pull requests",  # "us", no variety
     "Use `pathlib` instead of `os.path`",  # an API's choice, any guide's
 ])
 def test_advice_any_guide_could_give_names_nothing_of_the_project(line: str) -> None:
@@ -42,6 +43,7 @@ def test_advice_any_guide_could_give_names_nothing_of_the_project(line: str) -> 
     ("Write comments and docs in Canadian spelling", "Canadian spelling"),
     ("User-facing strings use en-GB", "en-GB"),
     ("Lists in the docs take no Oxford comma", "Oxford comma"),
+    ("Spell words the US English way in the docs", "US English"),
     ('Say "orders" rather than "purchases" in the UI', '"orders" rather than "purchases"'),
 ])
 def test_a_line_naming_a_path_command_setting_or_part_binds_the_project(

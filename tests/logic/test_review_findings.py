@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimgraph.logic.review_findings import findings_start, without_findings
+from claimgraph.logic.review_findings import carries_findings, findings_start, without_findings
 
 
 @pytest.mark.parametrize("message, kept", [
@@ -18,6 +18,12 @@ from claimgraph.logic.review_findings import findings_start, without_findings
      "Fix only what is still wrong."),
     ("Look at this one:\nIn src/parser/tokens.rs at line 88, the match should cover EOF.",
      "Look at this one:"),
+    ("Address these comments:\n### Comment 1\n"
+     "<location path=\"src/jobs/queue.py\" line_range=\"4-9\" />\n<issue_to_address>\n"
+     "The queue never drains on shutdown; flush it first.\n</issue_to_address>",
+     "Address these comments:\n### Comment 1"),
+    ("Address these comments:\n<location> `src/jobs/queue.py:12` </location>\n"
+     "The queue never drains on shutdown.", "Address these comments:"),
     ("Still open:\n- Around line 40-45: The retry loop sleeps with no cap; bound it.\n"
      "In `@src/jobs/retry.py`:\n- Line 12: The import is unused.", "Still open:"),
 ])
@@ -38,3 +44,28 @@ def test_the_findings_from_the_first_anchor_on_are_the_reviewers(message, kept):
 def test_a_path_or_a_line_inside_a_sentence_is_no_anchor(message):
     assert findings_start(message) is None
     assert without_findings(message) == message
+
+
+@pytest.mark.parametrize("message", [
+    "In `@src/jobs/retry.py`:\n- Line 12: The import is unused.",
+    "Fix only what is still wrong.\nIn @scripts/build.sh around lines 10 - 22, add set -e.",
+    "<location path=\"src/jobs/queue.py\" line_range=\"4-9\" />\nflush the queue first",
+    "Still open:\n- Around line 40 to 45: The retry loop sleeps with no cap; bound it.",
+    "Print the label as:\nLine 1: the product's name\nLine 2: its price",
+])
+def test_a_message_with_any_anchor_carries_findings(message):
+    """Any anchor, a bare line anchor alone included, is a doubt on the message's names."""
+    assert carries_findings(message)
+
+
+@pytest.mark.parametrize("message", [
+    "Move parseQuery to its own module.\n<details>\nthe log of the last try\n</details>",
+    "The page is\n<template>\n  <main>hello</main>\n</template>\nkeep it that way",
+    "Why does `parseQuery` at lines 4-9 of route.ts drop keys?",
+    "Fix the crash on line 3: parseQuery returns None",
+])
+def test_tags_without_a_file_and_lines_inside_a_sentence_carry_no_findings(message):
+    """HTML a person types (``<details>``, a template's tags) names no file: it is no review
+    tool's markup; a line number inside a sentence is no anchor."""
+    assert not carries_findings(message)
+    assert findings_start(message) is None

@@ -61,12 +61,13 @@ _NOT_PATHS = frozenset({"i/o", "ci/cd", "and/or", "either/or", "read/write", "on
 #: "Node.js", "Vue.js": a product's name, written like a file's.
 _PRODUCT = lazy_regex(r"^[A-Z][a-z]+\.js$")
 #: A variety of a language or a house spelling the project writes in.
-_WORDING = lazy_regex(r"\b(?:british|american|canadian|australian|us|uk)\s+(?:english|spelling)\b"
-                      r"|\ben[-_](?:gb|us|au|ca|nz)\b|\boxford comma\b", re.IGNORECASE)
+#: "US" and "UK" only as capitals: "send us spelling fixes" names no variety.
+_WORDING = lazy_regex(r"\b(?:(?i:british|american|canadian|australian)|US|UK)\s+"
+                      r"(?i:english|spelling)\b|(?i:\ben[-_](?:gb|us|au|ca|nz)\b|\boxford comma\b)")
 #: One word of prose chosen over another, both in double quotes ("orders" rather than
 #: "purchases"); in code spans it is an API's choice, which any guide may make.
 _TERM_CHOICE = lazy_regex(r"[\"\u201c][^\"\u201c\u201d\n]{1,30}[\"\u201d][^\"\u201c\n]{0,30}?"
-                          r"\b(?:instead of|rather than|more than|more often than|over|not)\b"
+                          r"\b(?:instead of|rather than|over|not)\b"
                           r"\s*[\"\u201c][^\"\u201c\u201d\n]{1,30}[\"\u201d]", re.IGNORECASE)
 _SETTING = lazy_regex(r"(?<![\w$])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S+")
 #: The words that end just before a command the line tells its reader to run ("call" is a

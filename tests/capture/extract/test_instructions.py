@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from claimgraph.capture.extract.instructions import (
     addresses_reader, comment_rules, doc_page_rules, doc_rules, is_instruction_file, obligation)
 
@@ -550,3 +552,17 @@ def test_a_wording_rule_binds_the_project_that_picked_the_variety():
                         "- Use clear English in comments\n", extras={"exit_code": 0})
     assert [c["object"] for c in only(session.extract(), "x/convention")] == [
         "Use American English in comments and docs"]
+
+
+@pytest.mark.parametrize("rule, dropped", [
+    ("`Invoice` in `models/invoice.ts` -- public, must stay in sync", True),
+    ("Run `make gen` after editing the proto so the generated client stays in sync.", False),
+    ("Regenerate the client whenever the schema changes, to keep them in sync.", False),
+    ("Don't worry if a tool is missing, the installer finds what is there.", True),
+    ("Don't worry if the suite is slow. Never skip it before a merge.", False),
+])
+def test_a_sync_that_says_when_and_a_reassurance_before_a_rule_are_rules(rule, dropped):
+    """A line that says when or how to keep two things in step is the rule itself; a
+    reassurance followed by an obligation still carries that obligation."""
+    from claimgraph.capture.extract.instructions import not_a_rule
+    assert not_a_rule(rule) is dropped

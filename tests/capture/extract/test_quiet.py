@@ -59,3 +59,13 @@ def test_a_rule_with_a_rule_of_its_own_after_the_said_one_is_kept():
                   "cart merges. Never edit the files in `src/test/data/` by hand")
     found = [other, _fact("x/convention", TESTING)]
     assert quiet(found) == found
+
+
+def test_two_rules_that_each_say_the_others_first_sentence_are_told_once_not_never():
+    """The same paragraph in two instruction files, each with its own description after
+    its rule: one of them is kept."""
+    one = _fact("x/convention", "Fixtures: Prefer fixture-based tests for the parser over "
+                "inline strings. The fixtures are kept in `tests/data/`")
+    two = _fact("x/convention", "Fixtures: Prefer fixture-based tests for the parser over "
+                "inline strings. Existing fixtures live in `tests/data/parser/`")
+    assert len(quiet([one, two])) == 1

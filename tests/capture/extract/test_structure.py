@@ -418,7 +418,7 @@ def test_kept_of_merges_names_the_survivors_of_a_message_that_names_a_removed_on
 
 #: A review tool's findings, forwarded whole: its markup tags on lines of their own.
 TAGGED_REVIEW = (
-    "Please address the comments from this code review:\n## Individual Comments\n\n"
+    "Fix what this review found:\n## Findings\n\n"
     "### Comment 1\n<location path=\"src/app/api/items/route.ts\" line_range=\"4-9\" />\n"
     "<code_context>\nexport function parseQuery(url) {\n</code_context>\n<issue_to_address>\n"
     "**suggestion:** The parseQuery helper drops repeated keys, which looks like a bug and\n"
@@ -427,7 +427,7 @@ TAGGED_REVIEW = (
     "</issue_to_address>\n")
 #: ... or its findings anchored at a file's lines, all prose.
 ANCHORED_REVIEW = (
-    "Verify each finding against the current code and only fix it if needed.\n"
+    "Go through what the review bot found and fix what still holds.\n"
     "Inline comments:\nIn `@src/app/api/items/route.ts`:\n"
     "- Around line 4-9: The parseQuery helper drops repeated keys, so the search page loses\n"
     "filters when a person picks two of them; read every value with getAll and keep the\n"
@@ -447,10 +447,21 @@ def test_names_in_a_forwarded_review_tools_findings_are_not_the_persons(review):
 
 
 def test_a_person_who_mentions_a_line_still_names_what_they_type():
-    from claimgraph.capture.extract.structure import forwarded_review
-    assert not forwarded_review("Why does `parseQuery` at lines 4-9 of route.ts drop keys?")
-    assert not forwarded_review("Fix the crash on line 3: parseQuery returns None")
-    assert forwarded_review("In `route.ts`:\n- Line 3: parseQuery returns None")
+    from claimgraph.logic.review_findings import carries_findings
+    assert not carries_findings("Why does `parseQuery` at lines 4-9 of route.ts drop keys?")
+    assert not carries_findings("Fix the crash on line 3: parseQuery returns None")
+    assert carries_findings("In `route.ts`:\n- Line 3: parseQuery returns None")
+
+
+def test_a_persons_html_block_is_no_review_and_its_names_are_theirs():
+    """A tag alone on its line (the HTML the person writes about) carries no file: it is no
+    review tool's markup, so the names the person typed beside it count."""
+    session = Session()
+    session.prompt("Move parseQuery into its own module, then wrap the list in\n<section>\n"
+                   "as before.")
+    _route(session, "src/app/api/items/route.ts")
+    assert facts(session.extract(), "defined-in") == {
+        ("parseQuery", "core/defined-in", "src/app/api/items/route.ts")}
 
 
 def test_a_capitalised_word_that_opens_a_line_or_runs_in_title_case_is_prose():
@@ -469,3 +480,13 @@ def test_a_capitalised_word_that_opens_a_line_or_runs_in_title_case_is_prose():
     named.write(f"{ROOT}/src/types/index.ts", "export interface Region {\n  id: string\n}\n")
     assert facts(named.extract(), "defined-in") == {
         ("Region", "core/defined-in", "src/types/index.ts")}
+
+
+def test_a_class_name_that_only_opens_a_sentence_is_still_named():
+    """"Config should load once" opens a sentence with the class's name: no Title Case run,
+    no list item's label, so the person pointed at it."""
+    session = Session()
+    session.prompt("Config should load once at start up. Keep it out of the handlers.")
+    session.write(f"{ROOT}/src/settings.py", "class Config:\n    debug = False\n")
+    assert facts(session.extract(), "defined-in") == {
+        ("Config", "core/defined-in", "src/settings.py")}

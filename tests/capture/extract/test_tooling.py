@@ -389,3 +389,18 @@ def test_a_build_that_stamps_one_releases_values_is_no_way_of_building():
     s.bash("npm run build", output="built in 2.1s")
     assert {f[2] for f in facts(s.extract()) if f[1] == "core/built-with"} == {
         "npm run build", "make -C build"}
+
+
+@pytest.mark.parametrize("argv, stamps", [
+    (("go", "build", "-ldflags", "-X main.version=0.4.1"), True),
+    (("cmake", "-DSHOP_VERSION=2.0.1", "-S", "."), True),
+    (("gradle", "build", "-PbuildDate=2026-01-31"), True),
+    (("mvn", "package", "-Drevision=1.2.0"), True),
+    (("vite", "build", "--update=false"), False),  # "update" holds the letters of "date"
+    (("webpack", "--validate=strict"), False),
+    (("cmake", "-DCMAKE_POLICY_VERSION_MINIMUM=3.5", "-S", "."), False),
+    (("uv", "build", "--python=3.12"), False),
+])
+def test_a_stamp_is_a_setting_named_for_a_version_date_or_commit(argv, stamps):
+    from claimgraph.capture.extract.tooling import stamped
+    assert stamped(argv) is stamps

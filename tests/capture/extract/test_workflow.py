@@ -526,3 +526,16 @@ def test_an_unnamed_step_does_not_take_its_jobs_name_for_what_it_does():
     named = Recipe("Test", "CI ci.yml job unit", "./tool/run_suite.sh", "run: x", "other",
                    "github-actions")
     assert ci_check(named)
+
+
+@pytest.mark.parametrize("cited, shipping", [
+    (".github/workflows/release.yml", True),
+    (".github/workflows/cd.yml", True),
+    (".github/workflows/deploy-docs.yml", True),
+    (".github/workflows/ci-cd.yml", False),  # the gate that also deploys
+    (".github/workflows/ci_cd.yml", False),
+    (".github/workflows/ci.yml", False),
+])
+def test_a_workflow_ships_by_its_name_and_ci_cd_is_the_gate(cited, shipping):
+    from claimgraph.capture.extract.workflow import ships
+    assert ships(cited) is shipping

@@ -123,9 +123,11 @@ _REASSURES = lazy_regex(r"^(?:please\s+)?(?:do not|don't|dont|never|no need to)\
                         re.IGNORECASE)
 #: "… must stay in sync", "should be kept in sync": an obligation to agree with something the
 #: line does not name (the item beside it in a list, the section's other file) unless the line
-#: names both sides ("with …", "A and B …").
+#: names both sides ("with …", "A and B …") or says when or how to keep them so ("Run `make
+#: gen` after editing the proto so the client stays in sync": that is the rule).
 _HALF_SYNC = lazy_regex(r"\bin (?:sync|step)\s*[.!]?$", re.IGNORECASE)
-_BOTH_SIDES = lazy_regex(r"\b(?:and|both|with|between|two|three|all|every|each|copies)\b|&",
+_BOTH_SIDES = lazy_regex(r"\b(?:and|both|with|between|two|three|all|every|each|copies|after|"
+                         r"before|when|whenever|once|so|run|regenerate)\b|&",
                          re.IGNORECASE)
 #: A line that is wholly a slot of a template, to be filled in ("<One paragraph: what is
 #: true>", "{{ describe the rule }}", "[TODO: the constraint]"): the file says what a rule there
@@ -241,11 +243,13 @@ def not_a_rule(rule: str) -> bool:
     it, which the line alone does not carry)."""
     labelled = _LABEL.match(rule)
     body = _MARKDOWN.sub("", labelled["rest"] if labelled else rule).strip()
-    first = next(iter(split_sentences(body)), body)
-    if _REASSURES.match(_OCCASION.sub("", first, count=1)) and not re.search(r"[:;]", first):
-        return True  # "don't panic: run `make clean`" still tells what to do
+    sentences = list(split_sentences(body)) or [body]
+    first = sentences[0]
+    if _REASSURES.match(_OCCASION.sub("", first, count=1)) and not re.search(r"[:;]", first) \
+            and not any(obligation(later) for later in sentences[1:]):
+        return True  # "don't panic: run `make clean`", "… Never skip it." still tell
     half = _HALF_SYNC.search(first)
-    return bool(half) and not _BOTH_SIDES.search(first[:half.start()])
+    return half is not None and not _BOTH_SIDES.search(first[:half.start()])
 
 
 def _own_names(view: SessionView, cited: str) -> tuple[str, ...]:

@@ -48,10 +48,11 @@ def quiet(candidates: list[dict[str, Any]]) -> list[dict[str, Any]]:
              if found.get("predicate") == CONVENTION]
     said_again = {index for index, words in rules
                   if any(restates(words, other) for at, other in rules if at != index)}
-    said_again |= {index for index, found in enumerate(kept)
-                   if found.get("predicate") == CONVENTION and (first := first_said_again(
-                       str(found["object"]))) is not None
-                   and any(restates(first, other) for at, other in rules if at != index)}
+    for index, _ in rules:  # said again only beside a rule that stays: told once, not never
+        first = first_said_again(str(kept[index]["object"]))
+        if first is not None and any(restates(first, other) for at, other in rules
+                                     if at != index and at not in said_again):
+            said_again.add(index)
     return [found for index, found in enumerate(kept) if index not in said_again]
 
 

@@ -91,7 +91,7 @@ _DELEGATE = lazy_regex(r"^" + _LAUNCHER +
 def role_of_command(command: str) -> str | None:
     """The role of one shell command in the one command vocabulary (``commands``); a
     delegation to another recipe (``npm run lint``, ``turbo run test``, also behind a
-    launcher: ``pnpm exec turbo run test:core``) takes that name's."""
+    launcher: ``pnpm exec turbo run test:unit``) takes that name's."""
     found = kind_of_text(command.strip())
     if found:
         return found[0]

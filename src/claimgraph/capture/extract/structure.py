@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
+from claimgraph.logic.review_findings import carries_findings
 
 from claimgraph.capture.extract.code import (
     Definition, definitions, is_test_file, language_of)
@@ -46,14 +47,6 @@ _IDENTIFIER = lazy_regex(r"[A-Za-z_][A-Za-z0-9_]*")
 #: such a word is defined is one glance at the CLI, or in every route file.
 _PLAIN_WORD = lazy_regex(r"^(?:[a-z]+|[A-Z]+)$")
 _CODE_SPAN = lazy_regex(r"`([^`\n]+)`")
-#: The marks of a code-review tool's findings, forwarded to the agent whole: a line that is
-#: only a tag of the tool's markup (``<issue_to_address>``, ``<location path="…" />``), or a
-#: finding anchored at lines of a file ("- Line 27:", "- Around line 116-120:"). A person
-#: does not type these; the names in such a message are the tool's, whatever the lead-in.
-_REVIEW_MARKS = lazy_regex(
-    r"^\s*</?[a-z]+(?:_[a-z]+)*(?:\s+[\w-]+=\"[^\"\n]*\")*\s*/?>\s*$"
-    r"|^\s*(?:[-*]\s+)?(?:around\s+)?lines?\s+\d+(?:\s*(?:-|\u2013|to)\s*\d+)?\s*:",
-    re.IGNORECASE | re.MULTILINE)
 _VENDORED = frozenset({"node_modules", ".venv", "venv", "site-packages", "_build", "target",
                        "dist", "build", "vendor", ".git", "deps", "__pycache__"})
 
@@ -224,13 +217,7 @@ def named_together(view: SessionView) -> list[frozenset[str]]:
     """The names of each message of the person's own prose (``named``'s reading)."""
     return [frozenset(_names_in("\n".join(paragraphs(message))))
             for _, message in user_texts(view)
-            if not is_paste(message) and not forwarded_review(message)]
-
-
-def forwarded_review(message: str) -> bool:
-    """A code-review tool's findings the person forwarded (``_REVIEW_MARKS``): the handler
-    and component names in it are what the tool read, not what the person pointed at (pure)."""
-    return _REVIEW_MARKS.search(message) is not None
+            if not is_paste(message) and not carries_findings(message)]
 
 
 #: A word of prose written with a capital: one capital, then lower-case letters.
@@ -248,14 +235,15 @@ def _names_in(text: str) -> set[str]:
 
 
 def _title_word(text: str, found: list[re.Match[str]], index: int) -> bool:
-    """A capitalised word of prose (``_CAPITALISED``) that a sentence, a list item or a
-    heading opens with, or one of a run of such words past the first ("Orders Page Layout"):
-    a word set in Title Case, not a class the person named ("Added Cart, …" and "add a Cart
-    class" still name one). Pure."""
+    """A capitalised word of prose (``_CAPITALISED``) set in Title Case, not a class the
+    person named: one of a run of such words ("Orders Page Layout", "- Region Filters: …";
+    the word that opens a sentence is no part of the next one's run: "Added Cart, …"), or the
+    label that opens a list item or a heading ("- Export: download the rows"). A word that
+    only opens a sentence ("Config should load once") may still be the class. Pure."""
     word = found[index]
     if not _CAPITALISED.match(word[0]):
         return False
-    if _OPENS.search(text[:word.start()]):
+    if _OPENS.search(text[:word.start()]) and text.startswith(":", word.end()):
         return True
     return any(0 <= other < len(found) and _CAPITALISED.match(found[other][0])
                and not _OPENS.search(text[:found[other].start()])
@@ -269,10 +257,11 @@ def named(view: SessionView) -> frozenset[str]:
     is worth remembering; a name only the agent mentions is a detail a glance finds. A plain
     word counts only as the whole of the person's code span (``_PLAIN_WORD``,
     ``_span_name``). Only the person's own prose is read: a message that is mostly a paste
-    (a log, a diff, code), a review tool's findings forwarded whole (``forwarded_review``)
-    and the pasted lines of another (code blocks, quoted lines, log and code lines) name what
-    someone or something else wrote -- an automated review's handler names, a stack trace's
-    frames. Read once per view: the summaries ask for it
+    (a log, a diff, code), a review tool's findings forwarded whole
+    (``review_findings.carries_findings``) and the pasted lines of another (code blocks,
+    quoted lines, log and code lines) name what someone or something else wrote -- an
+    automated review's handler names, a stack trace's frames. Read once per view: the
+    summaries ask for it
     for each claim they hold against it, and each reading went through every message of
     the person's, so the cost grew with the session's length squared (issue 29)."""
     return view.remembered("structure.named", _named)

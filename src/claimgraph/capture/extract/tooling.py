@@ -390,17 +390,24 @@ def _facts_of(view: SessionView, call: Event, command: str,
 
 
 #: A value set into the build for one release: a linker's ``-X name=value`` (Go's
-#: ``-ldflags "-X main.version=0.3.0"``), or a version, date, commit or release set by name
-#: (``-DAPP_VERSION=1.4.2``, ``BUILD_DATE=2026-01-31``); ``--python=3.12`` picks a toolchain.
-_STAMP = lazy_regex(r"(?:^|\s)-X\s*[\w./-]+=\S"
-                    r"|(?i:[\w.]*(?:version|date|commit|revision|release)\w*)=\S")
+#: ``-ldflags "-X main.version=0.3.0"``), or a setting whose name ends in a version, date,
+#: commit or release (``-DAPP_VERSION=1.4.2``, ``BUILD_DATE=2026-01-31``, ``-PbuildDate=…``).
+#: The name's last part decides: ``--update=false``, ``--validate=strict`` and
+#: ``CMAKE_POLICY_VERSION_MINIMUM=3.5`` only hold those letters; ``--python=3.12`` picks a
+#: toolchain.
+_LINKER_STAMP = lazy_regex(r"(?:^|\s)-X\s*[\w./-]+=\S")
+_SETTING = lazy_regex(r"(?:^|\s)(?:-[DP](?=\w)|-*)([\w./:-]+)=\S")
+_NAME_PART = lazy_regex(r"[A-Z]?[a-z0-9]+|[A-Z0-9]+(?![a-z])")
+_STAMP_WORDS = frozenset({"version", "date", "commit", "revision", "release"})
 
 
 def stamped(argv: tuple[str, ...]) -> bool:
     """A build that stamps one release's values into what it makes (its version, date or
     commit, typed in): a release chore with values made up for the day, not how the next
     agent builds the project (the plain build, or the project's recipe, is)."""
-    return any(_STAMP.search(word) for word in argv[1:])
+    return any(_LINKER_STAMP.search(word) or any(
+        (parts := _NAME_PART.findall(name)) and parts[-1].lower() in _STAMP_WORDS
+        for name in _SETTING.findall(word)) for word in argv[1:])
 
 
 def _in_project(view: SessionView, call: Event, invocation: Invocation) -> bool:

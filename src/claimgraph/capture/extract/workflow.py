@@ -115,7 +115,9 @@ def recipe_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 
 #: The words of a workflow's file name that say it ships what the gates passed: it releases,
 #: publishes or deploys (``release.yml``, ``publish-crate.yml``, ``deploy_docs.yml``).
-_SHIPS = re.compile(r"(?<![a-z])(?:release|releases|publish|deploy|cd|nightly|pages)(?![a-z])")
+#: ``cd`` alone, not the gate's own "ci-cd.yml" / "ci_cd.yml".
+_SHIPS = re.compile(r"(?<![a-z])(?:release|releases|publish|deploy|(?<!ci[-_])cd|nightly|pages)"
+                    r"(?![a-z])")
 
 
 def ships(cited: str) -> bool:
