@@ -65,6 +65,9 @@ class _Open:
     run_id: str | None
     seen: Event
     edits: list[str] = field(default_factory=list)
+    #: ``edits`` as a set: a fix never committed takes every later edit, and asking the list
+    #: grew with edits x files (issue 29).
+    edited: set[str] = field(default_factory=set)
     commit: str | None = None
     #: The commit's subject as typed, and the branches it may have gone to (the failed run's,
     #: the session's at the commit): what ties a later run to it (``ci_runs``).
@@ -117,11 +120,18 @@ def typed_subject(command: str) -> str | None:
 def got_past(failure: StepFailure, later_log: str | None, ticked: set[str]) -> bool:
     """Whether a later run shows the step past that failure: ticked, or its failed log no
     longer shows that step failing with that error."""
+    return _got_past(failure, None if later_log is None else failed_steps(later_log), ticked)
+
+
+def _got_past(failure: StepFailure, later_failed: list[StepFailure] | None,
+              ticked: set[str]) -> bool:
+    """``got_past`` with the later log's failed steps read once (``failed_steps``): it is
+    asked for every fix still waiting for proof."""
     if failure.step in ticked or failure.job in ticked:
         return True  # the step, or its whole job ("✓ build in 2m (ID 5)"), passed
-    if later_log is None:
+    if later_failed is None:
         return False
-    later = [f for f in failed_steps(later_log) if f.job == failure.job]
+    later = [f for f in later_failed if f.job == failure.job]
     # the job must show in the later log (failing further on, or the same step failing
     # otherwise): a job missing from it may have been skipped, which proves nothing
     return bool(later) and not any(f.step == failure.step and f.error == failure.error
@@ -158,8 +168,9 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         for op in file_ops(view, call):
             cited = view.relative(op.path)
             for item in pending:
-                if cited and item.commit is None and cited not in item.edits:
+                if cited and item.commit is None and cited not in item.edited:
                     item.edits.append(cited)
+                    item.edited.add(cited)
         runs = [positional(run.argv) for run in invocations(command)]
         if any(words[:2] == ["git", "commit"] for words in runs):
             subject = commit_subject(command)
@@ -177,6 +188,8 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         run_id = next((w for words in looked for w in words[3:]
                        if w.isdigit() and len(w) >= 5), None)
         log = result.text if "##[error]" in result.text else None
+        failures = failed_steps(log) if log else []  # once, not once per fix waiting
+        later_failed = failures if log is not None else None
         ticked = {_JOB_TIME.sub("", m["step"]) for m in _TICKED.finditer(result.text)}
         for item in list(pending):
             if item.commit is None or run_id is None or run_id == item.run_id \
@@ -187,14 +200,13 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
                 else item.branches
             if not runs_for(rows.get(run_id), item.typed, branches):
                 continue  # a run of another commit or branch proves nothing of this fix
-            if got_past(item.failure, log, ticked):
+            if _got_past(item.failure, later_failed, ticked):
                 pending.remove(item)
                 if not item.outside and not acted_between(view, item.seen.line, call.line,
                                                           shipping=False):
                     yield _candidate(view, item, call), item.failure, call.line
-            elif log is not None and item.failure in failed_steps(log):
+            elif log is not None and item.failure in failures:
                 pending.remove(item)  # the next run failed the same way: not proved
-        failures = failed_steps(log) if log else []
         logs.append((call.line, failures))
         for failure in failures:
             pending.append(_Open(failure, run_id, call))
