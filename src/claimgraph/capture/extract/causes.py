@@ -151,12 +151,15 @@ def _stated(view: SessionView, event: Event,
 def _shows(view: SessionView, failure: Event, names: set[str]) -> bool:
     """Does the failed call's command or output spell one of the names?"""
     result = view.results.get(failure.call_id or "")
-    command, output = command_text(failure) or "", result.text if result else ""
-    # the two texts searched apart, not joined (a copy of the output per sentence and check):
-    # only a name holding the line break between them could be found in the join alone
-    return any(name in command or name in output or ("\n" in name
-                                                     and name in f"{command}\n{output}")
-               for name in names)
+    return spelled(command_text(failure) or "", result.text if result else "", names)
+
+
+def spelled(command: str, output: str, names: set[str]) -> bool:
+    """Does ``command`` and ``output``, one line after the other, hold one of the names? The
+    two are searched apart, not joined (a copy of the output for each sentence and check):
+    only a name holding the line break between them is found in the join alone."""
+    return any(name in command or name in output
+               or ("\n" in name and name in f"{command}\n{output}") for name in names)
 
 
 def _follow(view: SessionView, order: int, call: Event,

@@ -77,6 +77,12 @@ class _Open:
     #: those too, so the commit may not be what fixed it.
     outside: bool = False
 
+    def note_edit(self, cited: str) -> None:
+        """A file edited while the fix waits for its commit, each once, in the order edited."""
+        if cited not in self.edited:
+            self.edits.append(cited)
+            self.edited.add(cited)
+
 
 def failed_steps(log: str) -> list[StepFailure]:
     """The steps a ``--log-failed`` output shows failing, each with its most telling line."""
@@ -168,9 +174,8 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         for op in file_ops(view, call):
             cited = view.relative(op.path)
             for item in pending:
-                if cited and item.commit is None and cited not in item.edited:
-                    item.edits.append(cited)
-                    item.edited.add(cited)
+                if cited and item.commit is None:
+                    item.note_edit(cited)
         runs = [positional(run.argv) for run in invocations(command)]
         if any(words[:2] == ["git", "commit"] for words in runs):
             subject = commit_subject(command)
