@@ -2,7 +2,8 @@
 brute force did, on random inputs: the causes still open and the causes of a check
 (``causes._Followed``), a name searched in a command and its output apart (``causes.spelled``),
 a later log's failed steps read once for every fix waiting (``ci_lessons._got_past``), and a
-fix's edited files kept with a set beside the list (``ci_lessons._Open.note_edit``)."""
+fix's edited files kept with a set beside the list (``ci_lessons._Open.note_edit``), and a
+remote change asked of a fix's calls only when a run proves it (``ci_lessons._Done``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import pytest
 from claimgraph.capture.events import Event
 from claimgraph.capture.extract.causes import _Cause, _Followed, spelled
 from claimgraph.capture.extract.ci_lessons import (
-    StepFailure, _got_past, _Open, failed_steps, got_past)
+    StepFailure, _Done, _got_past, _Open, failed_steps, got_past)
+from claimgraph.capture.extract.held import remote_change
 
 KEYS = [("pytest",), ("npm", "test"), ("make",), ("cargo", "test")]
 
@@ -108,3 +110,27 @@ def test_a_fix_keeps_each_edited_file_once_in_order(seed: int) -> None:
     for cited in typed:
         item.note_edit(cited)
     assert item.edits == list(dict.fromkeys(typed))
+
+
+COMMANDS = ["gh secret set API_TOKEN --body x", "docker push example/app:1", "ls -la", "pytest -q",
+            "git status", "npm publish", "git commit -m 'fix: a thing'", "make build"]
+
+
+def _bash(line: int, command: str) -> Event:
+    return Event(kind="tool_call", agent="claude-code", source_file="s.jsonl", line=line,
+                 tool_name="Bash", tool_input={"command": command}, cwd="/work/project")
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_remote_change_asked_late_is_the_one_asked_of_every_call(seed: int) -> None:
+    rng = random.Random(seed)
+    done = _Done(None)  # type: ignore[arg-type]  # remote_change reads the call alone
+    changed = 0
+    for line in range(rng.randint(1, 40)):
+        done.calls.append(_bash(line, rng.choice(COMMANDS)))
+        for since in rng.sample(range(len(done.calls) + 1), min(3, len(done.calls) + 1)):
+            brute = any(remote_change(None, call)  # type: ignore[arg-type]
+                        for call in done.calls[since:])
+            assert done.outside(since) == brute
+            changed += brute
+    assert changed > 0

@@ -73,9 +73,10 @@ class _Open:
     #: the session's at the commit): what ties a later run to it (``ci_runs``).
     typed: str | None = None
     branches: set[str] = field(default_factory=set)
-    #: A remote setting, a registry or a container changed since (``held``): a CI run reads
-    #: those too, so the commit may not be what fixed it.
-    outside: bool = False
+    #: Where the calls after the failed log begin (``_Done``): a remote setting, a registry
+    #: or a container changed since (``held``) is read by a CI run too, so the commit may not
+    #: be what fixed it.
+    since: int = 0
 
     def note_edit(self, cited: str) -> None:
         """A file edited while the fix waits for its commit, each once, in the order edited."""
@@ -163,14 +164,14 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         return
     pending: list[_Open] = []
     rows: dict[str, RunRow] = {}  # what gh printed about each run, by id (``ci_runs``)
+    done = _Done(view)
     for call in view.calls():
         command = command_text(call) or ""
         result = view.results.get(call.call_id or "")
         if result is None or view.outcome(call) != OK:
             continue
-        if pending and remote_change(view, call):
-            for item in pending:
-                item.outside = True
+        if pending:  # a call no fix waited through is in no fix's window
+            done.calls.append(call)
         for op in file_ops(view, call):
             cited = view.relative(op.path)
             for item in pending:
@@ -207,14 +208,37 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
                 continue  # a run of another commit or branch proves nothing of this fix
             if _got_past(item.failure, later_failed, ticked):
                 pending.remove(item)
-                if not item.outside and not acted_between(view, item.seen.line, call.line,
-                                                          shipping=False):
+                if not done.outside(item.since) and not acted_between(
+                        view, item.seen.line, call.line, shipping=False):
                     yield _candidate(view, item, call), item.failure, call.line
             elif log is not None and item.failure in failures:
                 pending.remove(item)  # the next run failed the same way: not proved
         logs.append((call.line, failures))
         for failure in failures:
-            pending.append(_Open(failure, run_id, call))
+            pending.append(_Open(failure, run_id, call, since=len(done.calls)))
+
+
+class _Done:
+    """The calls that worked while some fix waited, in order, and whether one changed
+    something outside the project (``held.remote_change``), asked only for the calls after a
+    fix's failure when a later run proves it: asking it of every call while any fix waited
+    tokenized each command again for the rest of the session once one CI failure stayed
+    unproved (issue 29)."""
+
+    def __init__(self, view: SessionView) -> None:
+        self.view = view
+        self.calls: list[Event] = []
+        self._remote: dict[int, bool] = {}  # by index in ``calls``: asked at most once
+
+    def outside(self, since: int) -> bool:
+        """A call from index ``since`` to the latest changed a remote, a registry or a
+        container."""
+        return any(self._changed(index) for index in range(since, len(self.calls)))
+
+    def _changed(self, index: int) -> bool:
+        if index not in self._remote:
+            self._remote[index] = remote_change(self.view, self.calls[index])
+        return self._remote[index]
 
 
 def _older(run_id: str, than: str | None) -> bool:
