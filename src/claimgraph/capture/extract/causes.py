@@ -31,7 +31,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from claimgraph.logic.lazy_regex import lazy_regex
 
 from claimgraph.capture.events import Event
@@ -85,21 +85,46 @@ def cause_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
 def _causes(view: SessionView) -> list[_Cause]:
     """Every cause sentence after a failing check, followed to the session's end."""
     failing: dict[tuple[str, ...], Event] = {}
-    causes: list[_Cause] = []
+    causes = _Followed()
     order = 0
     for event in view.transcript.events:
         if event.derived or event.is_sidechain or event.subagent_id:
             continue
         if event.is_human_prompt:
-            if causes and _STILL_FAILS.search(event.text or ""):  # once a message, not a cause
-                for cause in causes:
-                    cause.refuted = True
+            if causes.every and _STILL_FAILS.search(event.text or ""):  # once a message
+                causes.refute(list(causes.open.values()))
         elif event.kind == "assistant" and failing:
-            causes.extend(_stated(view, event, failing))
+            causes.add(_stated(view, event, failing))
         elif event.kind == "tool_call":
             _follow(view, order, event, failing, causes)
             order += 1
-    return causes
+    return causes.every
+
+
+class _Followed:
+    """The causes stated so far, with the two views ``_follow`` asks of them at each call:
+    the ones not refuted, and the ones of a check (its key). Each call walked every cause
+    of the session for both, which grew with calls x causes (issue 29)."""
+
+    def __init__(self) -> None:
+        self.every: list[_Cause] = []
+        self.open: dict[int, _Cause] = {}  # by id(), in the order stated
+        self.by_key: dict[tuple[str, ...], list[_Cause]] = {}
+
+    def add(self, causes: Iterable[_Cause]) -> None:
+        for cause in causes:
+            self.every.append(cause)
+            self.open[id(cause)] = cause
+            self.by_key.setdefault(cause.key, []).append(cause)
+
+    def refute(self, causes: Iterable[_Cause]) -> None:
+        """A refuted cause stays refuted: it leaves the open ones for good."""
+        for cause in causes:
+            cause.refuted = True
+            self.open.pop(id(cause), None)
+
+    def of_check(self, key: tuple[str, ...]) -> list[_Cause]:
+        return self.by_key.get(key, [])
 
 
 def _stated(view: SessionView, event: Event,
@@ -107,13 +132,18 @@ def _stated(view: SessionView, event: Event,
     """The cause sentences of an agent's message, each tied to the latest check still
     failing whose command or output spells one of the names the sentence does (a cause
     that names nothing the failure showed explains some other thing)."""
+    latest: list[tuple[tuple[str, ...], Event]] | None = None  # sorted once a message
     for sentence in sentences(event.text or ""):
         plain = sentence.replace("**", "").strip()
         if len(plain) > MAX_CHARS or not is_diagnosis(sentence):
             continue
         names = {name for name in named(plain) if len(name) >= _MIN_NAME}
-        for key, failure in sorted(failing.items(), key=lambda item: -item[1].line):
-            if names and _shows(view, failure, names):
+        if not names:
+            continue
+        if latest is None:
+            latest = sorted(failing.items(), key=lambda item: -item[1].line)
+        for key, failure in latest:
+            if _shows(view, failure, names):
                 yield _Cause(plain, event.line, event.timestamp, key, failure, names)
                 break
 
@@ -121,35 +151,40 @@ def _stated(view: SessionView, event: Event,
 def _shows(view: SessionView, failure: Event, names: set[str]) -> bool:
     """Does the failed call's command or output spell one of the names?"""
     result = view.results.get(failure.call_id or "")
-    shown = f"{command_text(failure) or ''}\n{result.text if result else ''}"
-    return any(name in shown for name in names)
+    return spelled(command_text(failure) or "", result.text if result else "", names)
+
+
+def spelled(command: str, output: str, names: set[str]) -> bool:
+    """Does ``command`` and ``output``, one line after the other, hold one of the names? The
+    two are searched apart, not joined (a copy of the output for each sentence and check):
+    only a name holding the line break between them is found in the join alone."""
+    return any(name in command or name in output
+               or ("\n" in name and name in f"{command}\n{output}") for name in names)
 
 
 def _follow(view: SessionView, order: int, call: Event,
-            failing: dict[tuple[str, ...], Event], causes: list[_Cause]) -> None:
+            failing: dict[tuple[str, ...], Event], causes: _Followed) -> None:
     """One tool call: a change touching a cause's names, a run of a cause's check."""
     verdict = run_verdict(view, call)
     if verdict != FAILED:
         # a refuted cause stays refuted and is never a lesson: what touches it changes nothing
-        open_causes = [cause for cause in causes if not cause.refuted]
-        for op in file_ops(view, call) if open_causes else ():
+        for op in file_ops(view, call) if causes.open else ():
             if op.kind == "delete":
                 continue
             change = _Change(view, op)
-            for cause in open_causes:
+            for cause in causes.open.values():
                 if change.touches(cause.names):
                     cause.passed = None  # changed again after a pass: needs a new one
                     cause.changes.append(call)
     for run, outcome in check_runs(view, order, call):
         if outcome == FAILED and fixable(view, call, run):
             failing[run.key] = call
-            for cause in causes:
-                if cause.key == run.key and cause.changes:
-                    cause.refuted = True  # the same check failed after the change
+            # the same check failed after the change
+            causes.refute([cause for cause in causes.of_check(run.key) if cause.changes])
         elif outcome == OK:
             failing.pop(run.key, None)
-            for cause in causes:
-                if cause.key == run.key and cause.changes and cause.passed is None:
+            for cause in causes.of_check(run.key):
+                if cause.changes and cause.passed is None:
                     cause.passed = call
 
 

@@ -65,14 +65,24 @@ class _Open:
     run_id: str | None
     seen: Event
     edits: list[str] = field(default_factory=list)
+    #: ``edits`` as a set: a fix never committed takes every later edit, and asking the list
+    #: grew with edits x files (issue 29).
+    edited: set[str] = field(default_factory=set)
     commit: str | None = None
     #: The commit's subject as typed, and the branches it may have gone to (the failed run's,
     #: the session's at the commit): what ties a later run to it (``ci_runs``).
     typed: str | None = None
     branches: set[str] = field(default_factory=set)
-    #: A remote setting, a registry or a container changed since (``held``): a CI run reads
-    #: those too, so the commit may not be what fixed it.
-    outside: bool = False
+    #: Where the calls after the failed log begin (``_Done``): a remote setting, a registry
+    #: or a container changed since (``held``) is read by a CI run too, so the commit may not
+    #: be what fixed it.
+    since: int = 0
+
+    def note_edit(self, cited: str) -> None:
+        """A file edited while the fix waits for its commit, each once, in the order edited."""
+        if cited not in self.edited:
+            self.edits.append(cited)
+            self.edited.add(cited)
 
 
 def failed_steps(log: str) -> list[StepFailure]:
@@ -117,11 +127,18 @@ def typed_subject(command: str) -> str | None:
 def got_past(failure: StepFailure, later_log: str | None, ticked: set[str]) -> bool:
     """Whether a later run shows the step past that failure: ticked, or its failed log no
     longer shows that step failing with that error."""
+    return _got_past(failure, None if later_log is None else failed_steps(later_log), ticked)
+
+
+def _got_past(failure: StepFailure, later_failed: list[StepFailure] | None,
+              ticked: set[str]) -> bool:
+    """``got_past`` with the later log's failed steps read once (``failed_steps``): it is
+    asked for every fix still waiting for proof."""
     if failure.step in ticked or failure.job in ticked:
         return True  # the step, or its whole job ("✓ build in 2m (ID 5)"), passed
-    if later_log is None:
+    if later_failed is None:
         return False
-    later = [f for f in failed_steps(later_log) if f.job == failure.job]
+    later = [f for f in later_failed if f.job == failure.job]
     # the job must show in the later log (failing further on, or the same step failing
     # otherwise): a job missing from it may have been skipped, which proves nothing
     return bool(later) and not any(f.step == failure.step and f.error == failure.error
@@ -147,19 +164,19 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         return
     pending: list[_Open] = []
     rows: dict[str, RunRow] = {}  # what gh printed about each run, by id (``ci_runs``)
+    done = _Done(view)
     for call in view.calls():
         command = command_text(call) or ""
         result = view.results.get(call.call_id or "")
         if result is None or view.outcome(call) != OK:
             continue
-        if pending and remote_change(view, call):
-            for item in pending:
-                item.outside = True
+        if pending:  # a call no fix waited through is in no fix's window
+            done.calls.append(call)
         for op in file_ops(view, call):
             cited = view.relative(op.path)
             for item in pending:
-                if cited and item.commit is None and cited not in item.edits:
-                    item.edits.append(cited)
+                if cited and item.commit is None:
+                    item.note_edit(cited)
         runs = [positional(run.argv) for run in invocations(command)]
         if any(words[:2] == ["git", "commit"] for words in runs):
             subject = commit_subject(command)
@@ -177,6 +194,8 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
         run_id = next((w for words in looked for w in words[3:]
                        if w.isdigit() and len(w) >= 5), None)
         log = result.text if "##[error]" in result.text else None
+        failures = failed_steps(log) if log else []  # once, not once per fix waiting
+        later_failed = failures if log is not None else None
         ticked = {_JOB_TIME.sub("", m["step"]) for m in _TICKED.finditer(result.text)}
         for item in list(pending):
             if item.commit is None or run_id is None or run_id == item.run_id \
@@ -187,17 +206,39 @@ def _proved(view: SessionView, logs: list[tuple[int, list[StepFailure]]]
                 else item.branches
             if not runs_for(rows.get(run_id), item.typed, branches):
                 continue  # a run of another commit or branch proves nothing of this fix
-            if got_past(item.failure, log, ticked):
+            if _got_past(item.failure, later_failed, ticked):
                 pending.remove(item)
-                if not item.outside and not acted_between(view, item.seen.line, call.line,
-                                                          shipping=False):
+                if not done.outside(item.since) and not acted_between(
+                        view, item.seen.line, call.line, shipping=False):
                     yield _candidate(view, item, call), item.failure, call.line
-            elif log is not None and item.failure in failed_steps(log):
+            elif log is not None and item.failure in failures:
                 pending.remove(item)  # the next run failed the same way: not proved
-        failures = failed_steps(log) if log else []
         logs.append((call.line, failures))
         for failure in failures:
-            pending.append(_Open(failure, run_id, call))
+            pending.append(_Open(failure, run_id, call, since=len(done.calls)))
+
+
+class _Done:
+    """The calls that worked while some fix waited, in order, and whether one changed
+    something outside the project (``held.remote_change``), asked only for the calls after a
+    fix's failure when a later run proves it: asking it of every call while any fix waited
+    tokenized each command again for the rest of the session once one CI failure stayed
+    unproved (issue 29)."""
+
+    def __init__(self, view: SessionView) -> None:
+        self.view = view
+        self.calls: list[Event] = []
+        self._remote: dict[int, bool] = {}  # by index in ``calls``: asked at most once
+
+    def outside(self, since: int) -> bool:
+        """A call from index ``since`` to the latest changed a remote, a registry or a
+        container."""
+        return any(self._changed(index) for index in range(since, len(self.calls)))
+
+    def _changed(self, index: int) -> bool:
+        if index not in self._remote:
+            self._remote[index] = remote_change(self.view, self.calls[index])
+        return self._remote[index]
 
 
 def _older(run_id: str, than: str | None) -> bool:
