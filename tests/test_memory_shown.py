@@ -132,3 +132,9 @@ def test_blind_sets_are_refused_without_the_flag(shown, tmp_path, monkeypatch, c
     assert shown.main() == 2
     assert "refusing BLIND" in capsys.readouterr().err
     assert not (tmp_path / "shown.json").exists()
+
+
+def test_stamps_of_any_precision_read_as_utc(shown):
+    assert shown.epoch_ms("2026-03-01T00:00:01.5Z") == 1772323201500
+    assert shown.epoch_ms("2026-03-01T00:00:01.123456789Z") == 1772323201123
+    assert shown.epoch_ms("2026-03-01T00:00:01") == 1772323201000

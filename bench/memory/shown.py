@@ -39,7 +39,7 @@ import sys
 import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -206,7 +206,10 @@ def stamps(path: Path) -> tuple[str, str]:
 
 
 def epoch_ms(iso: str) -> int:
-    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
+    """Milliseconds since the epoch of an ISO stamp (UTC when it names no zone)."""
+    day, _, frac = iso.rstrip("Z").partition(".")
+    stamp = datetime.fromisoformat(f"{day}.{frac[:6]}" if frac else day)
+    return int(stamp.replace(tzinfo=stamp.tzinfo or timezone.utc).timestamp() * 1000)
 
 
 def repository_of(path: Path, rel: str, listed: dict[str, str]) -> str:
