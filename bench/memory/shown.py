@@ -255,7 +255,7 @@ def capture_repository(python: str, src: Path, paths: list[Path]) -> dict[str, A
             agent = AGENTS.get(path.parent.name, "claude-code")
             subprocess.run([*command, "capture", str(path), "--agent", agent, "--no-curate"],
                            env=env, capture_output=True, text=True, timeout=900, check=True)
-            order.append({"transcript": path.name, "captured_at": at})
+            order.append({"transcript": path.name, "first": _first, "captured_at": at})
         now = at + 60_000 if at else _now_ms()
         command = [python, str(launcher), str(now)]
         dump = [json.loads(line) for line in subprocess.run(
@@ -287,6 +287,7 @@ def measure_repository(captured: dict[str, Any], transcripts: list[str], known: 
     by_id = {f["id"]: f for f in facts}
     shown_ids: set[str] = set()
     blocks = []
+    last_start = max((o["first"] for o in captured["order"]), default="")
     for scope, text in captured["blocks"].items():
         lines = []
         for section, line in block_lines(text):
@@ -298,7 +299,12 @@ def measure_repository(captured: dict[str, Any], transcripts: list[str], known: 
                           "texts": texts, "verdict": verdict if ids else "unmapped",
                           "under": under, "mine": own, "scope": by_id[ids[0]]["scope"]
                           if ids else None, "admitted_by": sorted(
-                              {t for t in transcripts for x in texts if x in admitted.get(t, ())})})
+                              {t for t in transcripts for x in texts if x in admitted.get(t, ())}),
+                          "t_valid": min((by_id[i].get("t_valid") or "" for i in ids),
+                                         default=None),
+                          "evidence": [e for i in ids for e in by_id[i].get("evidence", [])][:3],
+                          "earlier_session": bool(ids) and all(
+                              (by_id[i].get("t_valid") or "") < last_start for i in ids)})
         blocks.append({"project": scope, "text": text, "lines": lines, **tally(lines)})
     hidden = []
     for fact in facts:
@@ -388,6 +394,16 @@ def table(results: list[dict[str, Any]]) -> str:
                         out.append(f"{line['verdict']}{mark} {r['set']:12} {repo['repository']:30}"
                                    f" [{line['tier']}] {line['line'][:220]}")
     out.append("(* = this run's reader's verdict, none of record)")
+    out += ["", "state lines learned before the repository's last session began (verdicts of "
+            "record judge one session: read these for staleness):"]
+    for r in results:
+        for repo in r["repositories"]:
+            for block in repo["blocks"]:
+                for line in block["lines"]:
+                    if line.get("earlier_session") and any(
+                            " | state | " in t for t in line["texts"]):
+                        out.append(f"{line['verdict']}  {r['set']:12} {repo['repository']:30} "
+                                   f"{line['line'][:200]}")
     return "\n".join(out) + "\n"
 
 
@@ -436,6 +452,8 @@ def main() -> int:
     results = []
     for name in names:
         results.append(run_set(name, python, src, known, mine, args.base, args.jobs))
+        (args.out / f"{name}.json").write_text(json.dumps(results[-1], indent=1),
+                                               encoding="utf-8")
         print(f"{name}: {results[-1]['shown']} lines shown, {results[-1]['verdicts']}",
               flush=True)
     (args.out / "shown.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
