@@ -46,6 +46,8 @@ FACTS = [
     fact("f8", "x/port", "9090"),
     fact("f9", "core/defined-in", "e-lib", subject="e-grpc", entity=True),
     fact("f10", "x/role", "never shown anywhere"),
+    fact("f11", "x/state", "left: 2 commits → pushed", invalid=True),
+    fact("f12", "x/state", "left: 3 commits → not pushed"),
 ]
 BLOCK = """<claimgraph-context>
 ## Project memory — compiled by claimgraph (as of 2026-03-03)
@@ -62,6 +64,7 @@ What claimgraph remembers for this project (/home/someone/kite) and for the user
 
 ### Changed recently
 - kite uses: "the old cache" → "the new cache" (2026-03-02)
+- kite state: "left: 2 commits → pushed" → "left: 3 commits → not pushed" (2026-03-02)
 
 ### Current facts (by effective confidence)
 - kite prefers gRPC (agent's note, 0.55)
@@ -92,6 +95,7 @@ def test_each_line_maps_to_its_fact_and_tier(shown):
         (["f4"], "a file"),
         (["f7", "f8"], "conflict"),
         (["f6"], "changed"),  # the new value, not the old one it replaced
+        (["f12"], "changed"),  # objects that hold ": " and " → " themselves
         (["f3"], "agent's note"),
         (["f9"], "seen"),
         ([], ""),

@@ -142,9 +142,11 @@ def map_line(line: str, facts: list[dict[str, Any]], names: dict[str, str],
     if best is not None:
         return [best[1]], tier_word(best[2])
     change = _CHANGE.match(line)
-    if change:
+    if change:  # its objects may hold ": " and " → " too: each valid fact's own words decide
+        said = line[:change.start("date") - 2]
         ids = [f["id"] for f in facts if not f.get("t_invalid")
-               and change["head"] in heads(f, names) and object_text(f, names) == change["new"]]
+               and said.endswith(f" → {object_text(f, names)}")
+               and any(line.startswith(f"- {h}: ") for h in heads(f, names))]
         return ids, "changed"
     conflict = _CONFLICT.match(line)
     if conflict:
@@ -306,17 +308,20 @@ def measure_repository(captured: dict[str, Any], transcripts: list[str], known: 
                           "earlier_session": bool(ids) and all(
                               (by_id[i].get("t_valid") or "") < last_start for i in ids)})
         blocks.append({"project": scope, "text": text, "lines": lines, **tally(lines)})
-    hidden = []
+    hidden, replaced = [], []
+    asked = set(captured["blocks"]) | {"user"}
     for fact in facts:
-        if fact.get("t_invalid") or fact["id"] in shown_ids:
+        if fact["id"] in shown_ids:
             continue
         text = review_text(fact, names)
         verdict, _under, own = judge([text], transcripts, known, mine)
-        hidden.append({"text": text, "verdict": verdict, "mine": own,
-                       "source_type": fact.get("source_type"), "dormant":
-                       fact.get("dormant_since") is not None, "scope": fact.get("scope")})
-    return {"blocks": blocks, "hidden": hidden, "order": captured["order"],
-            "now": captured["now"]}
+        row = {"text": text, "verdict": verdict, "mine": own,
+               "source_type": fact.get("source_type"), "scope": fact.get("scope"),
+               "dormant": fact.get("dormant_since") is not None,
+               "no_block": fact.get("scope") not in asked}
+        (replaced if fact.get("t_invalid") else hidden).append(row)
+    return {"blocks": blocks, "hidden": hidden, "replaced": replaced,
+            "order": captured["order"], "now": captured["now"]}
 
 
 def admitted_texts(base: Path | None, name: str) -> dict[str, set[str]]:
@@ -349,9 +354,17 @@ def run_set(name: str, python: str, src: Path, known: Verdicts, mine: Verdicts |
         repos = list(pool.map(one, sorted(groups.items())))
     lines = [line for r in repos for b in r["blocks"] for line in b["lines"]]
     hidden = [h for r in repos for h in r["hidden"]]
+    replaced = [h for r in repos for h in r.get("replaced", [])]
     return {"set": name, "src": str(src), **tally(lines),
             "hidden": {"facts": len(hidden), "verdicts": dict(Counter(h["verdict"]
-                                                                     for h in hidden))},
+                                                                     for h in hidden)),
+                       "no_block": sum(h["no_block"] for h in hidden),
+                       "agent_sources": sum(h["source_type"] in ("agent-note", "inferred")
+                                            for h in hidden)},
+            "replaced": {"facts": len(replaced), "verdicts": dict(Counter(
+                h["verdict"] for h in replaced))},
+            "not_admitted_alone": sum(1 for line in lines
+                                      if line["texts"] and not line["admitted_by"]),
             "repositories": repos}
 
 
@@ -380,6 +393,17 @@ def table(results: list[dict[str, Any]]) -> str:
     out.append(f"{'TOTAL':14} {n_lines:>5} " + " ".join(f"{total[k]:>4}" for k in kinds[:5])
                + f" {total['unmapped']:>5} {n_mine:>4} | {n_hidden:>6} "
                + " ".join(f"{hidden_total[k]:>4}" for k in kinds[:5]))
+    out += ["", "hidden = valid facts no block shows (of them: agent's notes; in a scope no "
+            "block is asked for); replaced = facts a later session of the store invalidated; "
+            "unadmitted = shown lines no single transcript's capture admitted:"]
+    for r in results:
+        rep = Counter(r.get("replaced", {}).get("verdicts", {}))
+        out.append(f"  {r['set']:14} hidden {r['hidden']['facts']:>3} (agent "
+                   f"{r['hidden'].get('agent_sources', 0):>3}, no block "
+                   f"{r['hidden'].get('no_block', 0):>3})  replaced "
+                   f"{r.get('replaced', {}).get('facts', 0):>3} ("
+                   + " ".join(f"{k} {rep[k]}" for k in kinds[:5])
+                   + f")  unadmitted {r.get('not_admitted_alone', 0)}")
     out += ["", "shown lines by tier:"]
     for tier, counts in sorted(tiers.items(), key=lambda kv: -sum(kv[1].values())):
         out.append(f"  {tier:22} {sum(counts.values()):>5} "
