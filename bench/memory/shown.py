@@ -25,7 +25,11 @@ that it starts at the instant wanted (``LAUNCHER``), so capture records each ses
 and decay is measured from there, as on the machine the sessions ran on. Capture runs with
 ``--no-curate`` (no shortlist is stored: the block is compiled live, as the hook does when no
 stored shortlist holds) and the block is asked without ``--agent`` (the sessions' folders are
-empty here, so no instruction file would be left out anyway).
+empty here, so no instruction file would be left out anyway). A project capture scoped by a
+Windows folder (``C:/Users/…``) cannot be asked for by ``--cwd`` here: its block is asked with
+the project's id set to that scope (``SHOWN_PROJECT_ID``, read by ``LAUNCHER`` only), as the hook
+on that machine would name it. Facts under an ``unplaced:`` scope (a session that recorded no
+folder) are in no block: no next session can be shown them.
 """
 
 from __future__ import annotations
@@ -59,10 +63,18 @@ _offset = _target - _time()
 time.time = lambda: _time() + _offset
 time.time_ns = lambda: _time_ns() + int(_offset * 1e9)
 sys.argv[0] = "claimgraph"
+import os
+_project = os.environ.get("SHOWN_PROJECT_ID")
+if _project:  # a Windows folder the session ran in: the block of the id capture gave it
+    import claimgraph.cli.briefing as _briefing
+    _resolve = _briefing.resolve_project
+    _briefing.resolve_project = lambda cwd, environ=None, **kw: _resolve(
+        cwd, environ, **kw)._replace(id=_project, source="windows-path")
 from claimgraph.cli.main import main
 sys.exit(main())
 """
 _STAMP = re.compile(r'"(?:timestamp|lastUpdated|startTime)"\s*:\s*"(\d{4}-\d\d-\d\dT[0-9:.]+Z?)')
+_WINDOWS = re.compile(r"^[A-Za-z]:/")
 _CWD = re.compile(r'"cwd"\s*:\s*"([^"]+)"')
 _CHANGE = re.compile(r"^- (?P<head>.*): (?P<old>.*) → (?P<new>.*) \((?P<date>\d{4}-\d\d-\d\d)\)$")
 _CONFLICT = re.compile(r"^- (?P<head>.*): (?P<n>\d+) claims in contention — (?P<objects>.*)$")
@@ -271,6 +283,10 @@ def capture_repository(python: str, src: Path, paths: list[Path]) -> dict[str, A
                 blocks[scope] = context_at_path(command, env, scope)
             elif "/" in scope and not scope.startswith("unplaced:") and ":" not in scope:
                 blocks[scope] = context_at_remote(command, env, scope, tmp)
+            elif _WINDOWS.match(scope):
+                blocks[scope] = subprocess.run(
+                    [*command, "context", "--cwd", tmp], env={**env, "SHOWN_PROJECT_ID": scope},
+                    capture_output=True, text=True, timeout=300).stdout
         return {"order": order, "now": now, "dump": dump, "blocks": blocks}
 
 
@@ -307,7 +323,10 @@ def measure_repository(captured: dict[str, Any], transcripts: list[str], known: 
                           "evidence": [e for i in ids for e in by_id[i].get("evidence", [])][:3],
                           "earlier_session": bool(ids) and all(
                               (by_id[i].get("t_valid") or "") < last_start for i in ids)})
-        blocks.append({"project": scope, "text": text, "lines": lines, **tally(lines)})
+        asked = ("windows-id" if _WINDOWS.match(scope) else "path" if scope.startswith("/")
+                 else "remote")
+        blocks.append({"project": scope, "asked_as": asked, "text": text, "lines": lines,
+                       **tally(lines)})
     hidden, replaced = [], []
     asked = set(captured["blocks"]) | {"user"}
     for fact in facts:
@@ -363,6 +382,8 @@ def run_set(name: str, python: str, src: Path, known: Verdicts, mine: Verdicts |
                                             for h in hidden)},
             "replaced": {"facts": len(replaced), "verdicts": dict(Counter(
                 h["verdict"] for h in replaced))},
+            "windows_lines": sum(len(b["lines"]) for r in repos for b in r["blocks"]
+                                 if b["asked_as"] == "windows-id"),
             "not_admitted_alone": sum(1 for line in lines
                                       if line["texts"] and not line["admitted_by"]),
             "repositories": repos}
@@ -403,7 +424,8 @@ def table(results: list[dict[str, Any]]) -> str:
                    f"{r['hidden'].get('no_block', 0):>3})  replaced "
                    f"{r.get('replaced', {}).get('facts', 0):>3} ("
                    + " ".join(f"{k} {rep[k]}" for k in kinds[:5])
-                   + f")  unadmitted {r.get('not_admitted_alone', 0)}")
+                   + f")  unadmitted {r.get('not_admitted_alone', 0)}"
+                   + f"  windows-id lines {r.get('windows_lines', 0)}")
     out += ["", "shown lines by tier:"]
     for tier, counts in sorted(tiers.items(), key=lambda kv: -sum(kv[1].values())):
         out.append(f"  {tier:22} {sum(counts.values()):>5} "
