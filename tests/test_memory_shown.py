@@ -142,3 +142,13 @@ def test_stamps_of_any_precision_read_as_utc(shown):
     assert shown.epoch_ms("2026-03-01T00:00:01.5Z") == 1772323201500
     assert shown.epoch_ms("2026-03-01T00:00:01.123456789Z") == 1772323201123
     assert shown.epoch_ms("2026-03-01T00:00:01") == 1772323201000
+
+
+def test_two_facts_cut_to_one_text_take_one_line_each(shown):
+    long_a, long_b = "x" * 400 + "a", "x" * 400 + "b"
+    facts = [fact("fa", "x/runs", long_a), fact("fb", "x/runs", long_b)]
+    line = f'- kite runs "{shown.one_line(long_a)}" (package.json, 0.70)'
+    assert line == f'- kite runs "{shown.one_line(long_b)}" (package.json, 0.70)'
+    first = shown.map_line(line, facts, NAMES)
+    second = shown.map_line(line, facts, NAMES, set(first[0]))
+    assert {first[0][0], second[0][0]} == {"fa", "fb"}

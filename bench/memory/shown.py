@@ -137,22 +137,25 @@ def block_lines(text: str) -> list[tuple[str, str]]:
 
 
 def map_line(line: str, facts: list[dict[str, Any]], names: dict[str, str],
-             ) -> tuple[list[str], str]:
+             taken: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], str]:
     """The ids of the facts a block line shows, and its tier ("" when no fact matches).
 
     A ranked or standing line is ``- STATEMENT (TIER, TAIL)``: the longest statement it starts
-    with wins. A change line names its new value (that fact is judged; "(no longer)" names
-    none); a contention line, every valid fact of its slot whose object it lists."""
-    best: tuple[int, str, str] | None = None
+    with wins, a fact no earlier line of the block (``taken``) showed first (two long objects
+    cut to the same 300 characters give two equal lines). A change line names its new value
+    (that fact is judged; "(no longer)" names none); a contention line, every valid fact of
+    its slot whose object it lists."""
+    best: tuple[int, bool, str, str] | None = None
     for fact in facts:
         for said in statements(fact, names):
             prefix = f"- {said} ("
+            fresh = fact["id"] not in taken  # two facts cut to one text: one line each
             if line.startswith(prefix) and line.endswith(")") and (
-                    best is None or len(prefix) > best[0]):
+                    best is None or (len(prefix), fresh) > best[:2]):
                 rest = line[len(prefix):-1]
-                best = (len(prefix), fact["id"], rest.rsplit(", ", 1)[0])
+                best = (len(prefix), fresh, fact["id"], rest.rsplit(", ", 1)[0])
     if best is not None:
-        return [best[1]], tier_word(best[2])
+        return [best[2]], tier_word(best[3])
     change = _CHANGE.match(line)
     if change:  # its objects may hold ": " and " → " too: each valid fact's own words decide
         said = line[:change.start("date") - 2]
@@ -308,8 +311,10 @@ def measure_repository(captured: dict[str, Any], transcripts: list[str], known: 
     last_start = max((o["first"] for o in captured["order"]), default="")
     for scope, text in captured["blocks"].items():
         lines = []
+        taken: set[str] = set()
         for section, line in block_lines(text):
-            ids, tier = map_line(line, facts, names)
+            ids, tier = map_line(line, facts, names, taken)
+            taken.update(ids)
             shown_ids.update(ids)
             texts = [review_text(by_id[i], names) for i in ids]
             verdict, under, own = judge(texts, transcripts, known, mine)
