@@ -10,9 +10,11 @@ outcomes, never from the agent's prose:
   other way or leaves it unknown: no fact. A run that never started for want of the
   environment (a program or module missing, a refused credential, the network) says nothing
   of the code and blocks the fact too: the record cannot tell what the check would say.
-- **published**: a registry's or GitHub's own output that a version or a release went out
-  (``+ name@1.2.0`` from ``npm publish``, cargo's ``Published name v0.3.1``, PyPI's
-  ``View at:`` page of the version, the release URL ``gh release create`` prints).
+- **published**: a package registry's own output that a version went out (``+ name@1.2.0``
+  from ``npm publish``, cargo's ``Published name v0.3.1``, PyPI's ``View at:`` page of the
+  version). A registry's version is for good (npm will not take it again even once
+  unpublished), and the next release starts from it. A GitHub release is not read: it is done
+  once made, like a pushed commit on the main line, and says nothing left to act on.
 
 Both are states at the session's end (``x/state``: one value per subject, so a later session's
 state of the same check or package replaces it). This module is pure: the runs and outputs
@@ -218,19 +220,20 @@ _CARGO_PUBLISHED = re.compile(
 _PYPI_PAGE = re.compile(
     r"View at:\s*\n\s*https://(?P<host>(?:test\.)?pypi\.org)/project/(?P<name>[^/\s]+)/"
     r"(?P<version>[^/\s]+)/?\s*$", re.MULTILINE)
-_GH_RELEASE = re.compile(
-    r"^https://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/releases/tag/(?P<tag>\S+)\s*$",
-    re.MULTILINE)
 _NODE_PUBLISHERS = frozenset({"npm", "pnpm", "yarn", "bun"})
 _PYPI_PUBLISHERS = frozenset({"twine", "uv", "poetry", "flit", "hatch", "pdm"})
-#: A publish that only rehearses, or a release no one can see yet.
-_NOT_OUT = frozenset({"--dry-run", "-n", "--draft", "-d"})
+#: Runners that fetch and run a publisher (``uvx twine upload``, ``npx pnpm publish``).
+_FETCHING = frozenset({"uvx", "pipx", "npx", "bunx", "pnpx"})
+#: A publish that only rehearses.
+_NOT_OUT = frozenset({"--dry-run", "-n"})
 
 
 def published(argv: Sequence[str], output: str) -> Published | None:
-    """What went out by one command that worked, read from the output its registry or gh
-    printed (the module docstring); None for a rehearsal, a draft or anything else."""
+    """What went out by one command that worked, read from the output its registry printed
+    (the module docstring); None for a rehearsal or anything else."""
     words = list(argv)
+    if words[:1] and words[0] in _FETCHING or words[:2] == ["pipx", "run"]:
+        words = words[2:] if words[:2] == ["pipx", "run"] else words[1:]
     if not words or _NOT_OUT & set(words):
         return None
     text = without_escapes(output or "")
@@ -249,20 +252,11 @@ def published(argv: Sequence[str], output: str) -> Published | None:
         found = _PYPI_PAGE.search(text)
         if found:
             return Published(found["host"], found["name"], found["version"])
-    if program == "gh" and words[1:3] == ["release", "create"]:
-        found = _GH_RELEASE.search(text)
-        if found:
-            return Published("GitHub", found["repo"], found["tag"], found.group(0).strip())
     return None
 
 
 def describe_published(item: Published, date: str) -> tuple[str, str]:
-    """(subject, words) of a published state: the package on its registry, or the
-    repository's latest GitHub release."""
-    if item.registry == "GitHub":
-        return (f"{item.name} GitHub release",
-                f"Release {item.version} was published on GitHub in the session of {date} "
-                f"({item.detail})")
+    """(subject, words) of a published state: the package on its registry."""
     extra = f" {item.detail}" if item.detail else ""
     return (f"{item.name} on {item.registry}",
             f"Version {item.version} of {item.name} was published to {item.registry}{extra} "

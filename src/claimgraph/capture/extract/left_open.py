@@ -21,9 +21,8 @@ subject, the check in its project), trusted as seen. A check whose last run pass
 *finished* state (``logic.git_done.FINISHED``), written only to replace a failing state an
 earlier session stored of the same check (``capture/finished_states.py``).
 
-**Published**: a publish or release command that worked and whose output shows the registry
-took it (``logic.left_open.published``): one ``x/state`` per package and registry, or per
-repository's GitHub release.
+**Published**: a publish command that worked and whose output shows the registry took it
+(``logic.left_open.published``): one ``x/state`` per package and registry, the session's last.
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ _KINDS = frozenset({"test", "lint", "build"})
 _SETUP = frozenset({"cd", "export", "source", ".", "set", "pushd"})
 _SHELLS = frozenset({"bash", "sh", "zsh"})
 #: A shell script named as a test suite: ``test.sh``, ``test_install.sh``, ``run-tests.sh``.
-_TEST_SCRIPT = re.compile(r"(?:^|[_-])tests?(?:[_.-]|$)[\w.-]*\.(?:sh|bash)$")
+_TEST_SCRIPT = re.compile(r"(?:^|[_-])tests?(?:[_-][\w.-]*)?\.(?:sh|bash)$")
 _MISSING_PROGRAM = (126, 127)
 #: Programs that are no check whatever words they are given.
 _NOT_CHECKS = frozenset({"git", "apply_patch", "applypatch", "pip", "pip3", "brew", "apt",
@@ -70,33 +69,35 @@ def left_open_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
         return
     runs, published = _runs(view)
     if runs:
-        yield from _check_states(view, runs)
+        yield from _check_states(view, view.project, runs)
     yield from _last_per_subject(published)
 
 
 def _last_per_subject(found: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One state per subject, the session's last: a second release replaces the first."""
+    """One state per subject, the session's last: a second version replaces the first."""
     last = {item["subject"]: item for item in found}
     return list(last.values())
 
 
-def _check_states(view: SessionView, runs: list[lo.CheckRun]) -> Iterator[dict[str, Any]]:
+def _check_states(view: SessionView, project: str,
+                  runs: list[lo.CheckRun]) -> Iterator[dict[str, Any]]:
     failing = lo.left_failing(runs)
     ignored = failing and lo.told_to_ignore(text for _, text in user_texts(view))
     for run in [] if ignored else failing:
         run = lo.summarized(runs, run)
         date = _date_of(view, run.line, run.at)
         text = lo.describe_failing(run, date, _changed_after(view, run.line))
-        yield _state(run, text)
+        yield _state(project, run, text)
     for run in lo.last_passing(runs):
-        found = _state(run, lo.describe_passing(run, _date_of(view, run.line, run.at)))
+        found = _state(project, run, lo.describe_passing(run, _date_of(view, run.line, run.at)))
         found[FINISHED] = True
         yield found
 
 
-def _state(run: lo.CheckRun, text: str) -> dict[str, Any]:
+def _state(project: str, run: lo.CheckRun, text: str) -> dict[str, Any]:
+    """The check's state, its subject the check in its project (and the folder it ran in)."""
     where = "" if run.repo == "." else f" in {run.repo}"
-    return candidate(RULE, f"`{run.runner}`{where}", PREDICATE, text,
+    return candidate(RULE, f"{project} check `{run.runner}`{where}", PREDICATE, text,
                      evidence=[transcript_evidence(run.line, short_quote(run.form))],
                      object_kind="literal", subject_type="check", at=run.at)
 
