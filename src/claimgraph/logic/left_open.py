@@ -134,15 +134,29 @@ def output_outcome(output: str) -> str:
     return PASSED if _ALL_PASSED.search(text) else UNKNOWN
 
 
+#: A runner's line naming one failing test: cargo's ``test a::b ... FAILED``, pytest's
+#: ``FAILED tests/x.py::test_y``, Go's ``--- FAIL: TestX``.
+_FAILING_TEST = re.compile(r"^test (\S+) \.\.\. FAILED$|^FAILED (\S+)|^--- FAIL: (\S+)",
+                           re.MULTILINE)
+_MAX_NAMED = 3
+
+
 def failure_summary(output: str) -> str | None:
     """The runner's last line counting a failure (``4 failed, 31 passed in 0.8s``), trimmed
-    of its banner, or None when it printed none."""
+    of its banner; else the tests it marked failing (``failing: a::b``), when the output was
+    cut before its count; else None."""
+    text = without_escapes(output or "")
     found = None
-    for line in without_escapes(output or "").splitlines():
+    for line in text.splitlines():
         if _COUNT.search(line):
             found = line
     if found is None:
-        return None
+        names = list(dict.fromkeys(next(name for name in match.groups() if name)
+                                   for match in _FAILING_TEST.finditer(text)))
+        if not names:
+            return None
+        more = f" and {len(names) - _MAX_NAMED} more" if len(names) > _MAX_NAMED else ""
+        found = "failing: " + ", ".join(names[:_MAX_NAMED]) + more
     found = " ".join(found.strip(" =-*|\t").split())
     return found if len(found) <= _MAX_SUMMARY else None
 

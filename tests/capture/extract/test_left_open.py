@@ -179,6 +179,8 @@ def test_a_failure_summary_is_the_runners_last_count():
     assert lo.failure_summary("x\n==== 3 failed, 1 passed in 1.0s ====\n") == \
         "3 failed, 1 passed in 1.0s"
     assert lo.failure_summary("Traceback\nboom") is None
+    assert lo.failure_summary("test a::b ... ok\ntest a::c ... FAILED\nerror: test failed") \
+        == "failing: a::c"
 
 
 def test_publishers_outputs():
