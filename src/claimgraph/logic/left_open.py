@@ -202,17 +202,22 @@ def told_to_ignore(texts: Iterable[str]) -> bool:
     return any(_IGNORE.search(text) for text in texts)
 
 
-def describe_failing(run: CheckRun, date: str, changed_after: bool) -> str:
+def describe_failing(run: CheckRun, date: str | None, changed_after: bool) -> str:
     """The fact's words: a state seen at the session's end, with what the record showed."""
     what = f" ({run.summary})" if run.summary else ""
     after = ("; files were changed after it and it was not run again" if changed_after
              else "; it was not run again")
-    return (f"Left failing at the end of the session of {date}: the last run of "
+    return (f"Left failing at the end of the session{_of(date)}: the last run of "
             f"`{run.form}` failed{what}{after}")
 
 
-def describe_passing(run: CheckRun, date: str) -> str:
-    return f"Passing at the end of the session of {date}: the last run of `{run.form}` passed"
+def describe_passing(run: CheckRun, date: str | None) -> str:
+    return f"Passing at the end of the session{_of(date)}: the last run of `{run.form}` passed"
+
+
+def _of(date: str | None) -> str:
+    """" of <date>" when the record dates the session, else nothing."""
+    return f" of {date}" if date else ""
 
 
 @dataclass(frozen=True)
@@ -269,12 +274,12 @@ def published(argv: Sequence[str], output: str) -> Published | None:
     return None
 
 
-def describe_published(item: Published, date: str) -> tuple[str, str]:
+def describe_published(item: Published, date: str | None) -> tuple[str, str]:
     """(subject, words) of a published state: the package on its registry."""
     extra = f" {item.detail}" if item.detail else ""
     return (f"{item.name} on {item.registry}",
             f"Version {item.version} of {item.name} was published to {item.registry}{extra} "
-            f"in the session of {date}")
+            f"in the session{_of(date)}")
 
 
 __all__ = ["ANY", "CheckRun", "FAILED", "PASSED", "Published", "UNKNOWN", "describe_failing",

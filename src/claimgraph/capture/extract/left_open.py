@@ -224,12 +224,13 @@ def _changed_after(view: SessionView, line: int) -> bool:
     return False
 
 
-def _date_of(view: SessionView, line: int, at: int | None) -> str:
+def _date_of(view: SessionView, line: int, at: int | None) -> str | None:
+    """The day of the run (or of the last dated event before it); None when nothing is dated."""
     if at is not None:
         return to_date(at)
     stamps = [event.timestamp for event in view.transcript.events
               if event.line <= line and event.timestamp is not None]
-    return to_date(stamps[-1]) if stamps else "unknown date"
+    return to_date(stamps[-1]) if stamps else None
 
 
 def _published(view: SessionView, call: Event, item: lo.Published) -> dict[str, Any]:
