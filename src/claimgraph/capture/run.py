@@ -281,6 +281,9 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     unplaced = placement.unplaced_count(placed, placed_ones)
     if unplaced:
         outcome["counts"]["unplaced"] = unplaced
+    # a finished state that replaced nothing stored was never a candidate to write
+    # (finished_states.py): the counts sum to the candidates
+    outcome["candidates"] -= sum(1 for c in scoped if c is not None) - len(placed_ones)
     outcome["user_sentences"] = tally.summary(heard)
     unjudged = tally.not_judged(heard)
     if unjudged:

@@ -9,6 +9,7 @@ from typing import Any
 
 from claimgraph.capture.events import Event, Transcript, TranscriptBuilder
 from claimgraph.capture.extract.builtin import extract
+from claimgraph.logic.git_done import FINISHED
 
 ROOT = "/home/dev/shop"
 TRANSCRIPTS = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
@@ -85,9 +86,10 @@ def offer_and_reply(asked: str, offer: str, reply: str, after: str | None = None
 
 
 def facts(candidates: list[dict[str, Any]], rule: str | None = None) -> set[tuple[str, str, str]]:
-    """(subject, predicate, object) triples, optionally of one rule only."""
+    """(subject, predicate, object) triples, optionally of one rule only; a finished state
+    (written only to replace one stored before: capture/finished_states.py) is none."""
     return {(c["subject"], c["predicate"], c["object"]) for c in candidates
-            if rule is None or c["rule"] == rule}
+            if (rule is None or c["rule"] == rule) and not c.get(FINISHED)}
 
 
 def only(candidates: list[dict[str, Any]], predicate: str) -> list[dict[str, Any]]:

@@ -34,7 +34,7 @@ CITED_KINDS = {
     "packages": {"tool_call"}, "defined-in": {"tool_call"}, "module-index": {"tool_call"},
     "instructions": set(), "manifests": set(), "recipes": set(),
     "dev-server": {"tool_call", "human"}, "git-state": {"tool_call"},
-    "requests": {"human", "meta", "tool_result", "tool_call"},
+    "requests": {"human", "meta", "tool_result", "tool_call"}, "left-open": {"tool_call"},
 }
 NUMBERED = re.compile(r"^ *\d+(?:→|\t)", re.MULTILINE)
 
@@ -140,7 +140,10 @@ def test_the_python_session_yields_exactly_what_it_did():
         # where it left the work, from git's own output: the commit, and no push after it
         ("tmpw6sk2trg", "x/state", "Where the session of 2026-01-21 left the work in git: "
          "1 commit on branch `master`: 6322cf4 \"Add multiply_numbers function with "
-         "test\"; not pushed; the checkout was on `master` at the end")}
+         "test\"; not pushed; the checkout was on `master` at the end"),
+        # a finished state (left_open.py): written only to replace a failing one stored before
+        ("tmpw6sk2trg check `pytest`", "x/state", "Passing at the end of the session of "
+         "2026-01-21: the last run of `python -m pytest tests/test_math_utils.py -v` passed")}
 
 
 def test_a_config_failure_fixed_by_editing_config_is_a_lesson():

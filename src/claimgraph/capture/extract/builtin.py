@@ -16,6 +16,8 @@ Each source of knowledge is its own module, in the order a reviewer values them:
 - ``out_of_reach``: a step the agent's shell could not take here (a refused SSH key, no Docker
   daemon, a program not installed) that stood to the end and the person took up;
 - ``git_state``: where the session left the work in git (commits, pushes, PRs), from git's output;
+- ``left_open``: a check whose last run failed and nothing later shows passing, and a version
+  or release a registry's own output shows published;
 - ``refutations``: a claim a tool's outcome proved wrong, kept as the correction;
 - ``instructions``: rules written in the project's instruction files, docs and loud comments;
 - ``workflow``: the task-runner recipes, scripts and CI steps, as the session left them;
@@ -58,6 +60,7 @@ from claimgraph.capture.extract.git_done import screen_finished, still_told
 from claimgraph.capture.extract.git_ignored import git_ignored_candidates
 from claimgraph.capture.extract.git_state import git_state_candidates
 from claimgraph.capture.extract.instructions import instruction_candidates
+from claimgraph.capture.extract.left_open import left_open_candidates
 from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.out_of_reach import out_of_reach_candidates
 from claimgraph.capture.extract.picks import pick_candidates
@@ -77,7 +80,7 @@ RULES: tuple[Callable[[SessionView], Iterable[dict[str, Any]]], ...] = (
     statement_candidates, answer_candidates, pick_candidates, gate_candidates, lessons_of,
     ci_lesson_candidates, reported_lesson_candidates, cause_candidates, fix_commit_candidates,
     git_ignored_candidates, out_of_reach_candidates,
-    refutation_candidates, git_state_candidates,
+    refutation_candidates, git_state_candidates, left_open_candidates,
     instruction_candidates, recipe_candidates, dependency_candidates, summary_candidates,
     approved_plan_candidates, check_candidates, check_chain_candidates, structure_candidates,
     module_index_candidates)

@@ -46,6 +46,8 @@ TRUST: dict[str, Trust] = {
     "causes": Trust("observation", 0.5, FAILURE),         # a cause the record proved
     "fix-commits": Trust("observation", 0.5, FAILURE),    # a fix commit's cause, borne out
     "git-state": Trust("observation", 0.7, SEEN),       # where the work stands in git
+    "left-open": Trust("observation", 0.7, SEEN),       # a check left failing (left_open.py)
+    "left-open.published": Trust("observation", 0.7, SEEN),  # a version a registry took
     "tooling": Trust("observation", 0.7, SEEN),          # tested-by / built-with
     "checks": Trust("observation", 0.7, SEEN),           # the checks run together as the gate
     "packages": Trust("observation", 0.7, SEEN),         # a package the session installed
