@@ -99,8 +99,8 @@ def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
 def ranked_lines(ranked: Sequence[tuple[Fact, float]]) -> list[str]:
     """A ranked section's lines, in ``shown_order``, twins told apart (``told_apart``). The
     viewer's block words its ranked sections here too."""
-    return told_apart(shown_order(ranked), lambda r, differs_at: ranked_line(*r, differs_at),
-                      lambda r: r[0])
+    return told_apart(shown_order(ranked),
+                      lambda r, differs_at: ranked_line(r[0], r[1], differs_at), lambda r: r[0])
 
 
 def shown_order(ranked: Sequence[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
