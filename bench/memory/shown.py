@@ -76,7 +76,9 @@ sys.exit(main())
 _STAMP = re.compile(r'"(?:timestamp|lastUpdated|startTime)"\s*:\s*"(\d{4}-\d\d-\d\dT[0-9:.]+Z?)')
 _WINDOWS = re.compile(r"^[A-Za-z]:/")
 _CWD = re.compile(r'"cwd"\s*:\s*"([^"]+)"')
-_CHANGE = re.compile(r"^- (?P<head>.*): (?P<old>.*) → (?P<new>.*) \((?P<date>\d{4}-\d\d-\d\d)\)$")
+_CHANGE = re.compile(r"^- (?P<head>.*): (?P<old>.*) → (?P<new>.*) "
+                     r"\((?:(?P<tier>[^()]*), )?(?P<date>\d{4}-\d\d-\d\d)\)$")
+_SIDE_TIER = re.compile(r" \([^()]*\)$")  # a contended value's " (TIER)"
 _CONFLICT = re.compile(r"^- (?P<head>.*): (?P<n>\d+) claims in contention — (?P<objects>.*)$")
 
 
@@ -156,20 +158,39 @@ def map_line(line: str, facts: list[dict[str, Any]], names: dict[str, str],
                 best = (len(prefix), fresh, fact["id"], rest.rsplit(", ", 1)[0])
     if best is not None:
         return [best[2]], tier_word(best[3])
+    twin = _twin(line, facts, names, taken)
+    if twin is not None:
+        return [twin[0]], tier_word(twin[1])
     change = _CHANGE.match(line)
     if change:  # its objects may hold ": " and " → " too: each valid fact's own words decide
-        said = line[:change.start("date") - 2]
+        said = line[:change.start("tier" if change["tier"] else "date") - 2]
         ids = [f["id"] for f in facts if not f.get("t_invalid")
                and said.endswith(f" → {object_text(f, names)}")
                and any(line.startswith(f"- {h}: ") for h in heads(f, names))]
-        return ids, "changed"
+        return ids, tier_word(change["tier"]) if change["tier"] else "changed"
     conflict = _CONFLICT.match(line)
     if conflict:
-        listed = set(conflict["objects"].split(" / "))
+        listed = {_SIDE_TIER.sub("", o) for o in conflict["objects"].split(" / ")}
         ids = [f["id"] for f in facts if not f.get("t_invalid")
                and conflict["head"] in heads(f, names) and object_text(f, names) in listed]
         return ids, "conflict"
     return [], ""
+
+
+def _twin(line: str, facts: list[dict[str, Any]], names: dict[str, str],
+          taken: set[str] | frozenset[str]) -> tuple[str, str] | None:
+    """(id, tier) of the fact a line cut where it parts from a twin shows
+    (``logic.briefing_lines.cut_apart``: ``"START … FROM WHERE IT PARTS"``), or None."""
+    found = re.match(r'^- (?P<said>.*?) "(?P<start>.*?) … (?P<rest>.*?)…?" \((?P<tail>.*)\)$',
+                     line)
+    if found is None:
+        return None
+    for fact in sorted(facts, key=lambda f: f["id"] in taken):
+        text = " ".join(str(fact.get("object_lit") or "").split())
+        if (text.startswith(found["start"]) and found["rest"] in text
+                and found["said"] in heads(fact, names)):
+            return fact["id"], found["tail"].rsplit(", ", 1)[0]
+    return None
 
 
 def worst(found: list[str]) -> str | None:

@@ -39,7 +39,7 @@ def test_a_recent_supersession_shows_old_and_new_and_an_old_one_does_not(shell):
     new = add(shell, "api", "prefers", "gRPC", object_kind="literal", on_conflict="ignore")
     shell.store.invalidate(old["id"], shell.now(), kind="superseded", successor=new["id"])
     text = compile_for(shell.store, PROJECT, shell.now())["text"]
-    assert '- api prefers: "REST" → "gRPC" (2026-01-01)' in text
+    assert '- api prefers: "REST" → "gRPC" (you said, 2026-01-01)' in text
     shell.clock.advance_days(31)
     assert "Changed recently" not in compile_for(shell.store, PROJECT, shell.now())["text"]
 
@@ -60,7 +60,8 @@ def test_flagged_pairs_are_grouped_as_open_conflicts(shell):
     found = gather(shell.store, PROJECT, shell.now())
     assert len(found["conflicts"]) == 1
     text = compile_for(shell.store, PROJECT, shell.now())["text"]
-    assert "- api depends-on: 2 claims in contention — memcached / redis" in text
+    assert ("- api depends-on: 2 claims in contention — memcached (you said) / redis (you said)"
+            in text)
     assert "### Current facts" not in text
 
 

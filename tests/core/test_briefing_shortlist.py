@@ -190,6 +190,52 @@ def test_the_stored_shortlist_renders_the_live_block_at_later_instants(tmp_path,
     sh.store.close()
 
 
+#: Two versions of one long list that differ only past the 300-character cut.
+SCRIPTS = "; ".join(f"`make step{n}` runs `tool --stage {n} --verbose`" for n in range(9))
+LONGER = SCRIPTS.replace("; `make step7`", "; `make extra` runs `tool --extra`; `make step7`")
+
+
+def test_the_stored_shortlist_renders_tiers_and_twins_as_the_live_block(tmp_path):
+    """The line kinds that name their tier (a change of belief with and without a successor,
+    a contention) and lines cut where they part from a twin render the same bytes from the
+    stored shortlist as read whole, at later instants too."""
+    sh = build(tmp_path, random.Random(7), 120)
+    for subject, predicate in (("package.json", "failure-mode"), ("team", "x/convention")):
+        for text in (SCRIPTS, LONGER):
+            assert_fact(sh, subject, predicate, text, object_kind="literal", scope=PROJECT,
+                        source_type="session-log", evidence=["package.json: `scripts`"],
+                        on_conflict="ignore")
+    old = assert_fact(sh, "api", "prefers", "REST", object_kind="literal", scope=PROJECT,
+                      source_type="user-assertion")["fact"]
+    new = assert_fact(sh, "api", "prefers", "gRPC", object_kind="literal", scope=PROJECT,
+                      source_type="session-log", on_conflict="ignore")["fact"]
+    gone = assert_fact(sh, "db", "depends-on", "mysql", scope=PROJECT,
+                       source_type="user-assertion")["fact"]
+    a = assert_fact(sh, "cache", "depends-on", "redis", scope=PROJECT)["fact"]
+    b = assert_fact(sh, "cache", "depends-on", "memcached", scope=PROJECT,
+                    source_type="session-log", on_conflict="ignore")["fact"]
+    sh.store.invalidate(old["id"], sh.now(), kind="superseded", successor=new["id"])
+    sh.store.invalidate(gone["id"], sh.now(), kind="superseded")
+    sh.store.link_conflicts(b["id"], [a["id"]])
+    store_shortlists(sh)
+    stored_at = sh.store.get_mark(shortlist_key(PROJECT))["at"]
+    for later in LATER_MS[:-1]:  # the changes leave "Changed recently" after 30 days
+        now = stored_at + later
+        assert stored_shortlist(sh.store, PROJECT, now) is not None, later
+        fast = compile_for(sh.store, PROJECT, now)
+        assert fast == compile_for(WholeReads(sh.store), PROJECT, now), later
+        lines = [ln for ln in fast["text"].splitlines() if ln.startswith("- ")]
+        assert len(lines) == len(set(lines)), later  # no two lines read the same
+        assert '- api prefers: "REST" → "gRPC" (seen, ' in fast["text"]
+        assert "- db depends-on: mysql (you said) → (no longer) (" in fast["text"]
+        assert ("- cache depends-on: 2 claims in contention — memcached (seen) / redis "
+                "(you said)") in fast["text"]
+        twins = [ln for ln in lines if "`make step0`" in ln]
+        assert len(twins) == 4 and all(" … " in ln for ln in twins), twins
+        assert len([ln for ln in twins if "`make extra` runs" in ln]) == 2
+    sh.store.close()
+
+
 def test_a_write_after_the_shortlist_was_stored_makes_every_reader_compile_live(tmp_path):
     sh = build(tmp_path, random.Random(3), 200)
     store_shortlists(sh)

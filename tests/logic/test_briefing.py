@@ -62,8 +62,8 @@ def test_sections_come_in_priority_order_with_their_lines():
     heads = [line for line in text.splitlines() if line.startswith("### ")]
     assert heads == ["### " + title for _, title in C.SECTIONS]
     assert "- team decided-against mongodb (seen, since 2026-01-30)" in text
-    assert "- api uses: 2 claims in contention — memcached / redis" in text
-    assert '- api prefers: "REST" → "gRPC" (2026-02-27)' in text
+    assert "- api uses: 2 claims in contention — memcached (seen) / redis (seen)" in text
+    assert '- api prefers: "REST" → "gRPC" (seen, 2026-02-27)' in text
     current = text.split("### Current facts")[1].split("### Structure")[0]
     assert "- api tested-by pytest (seen, 0.83)" in current
     assert "redis" not in current and "mongodb" not in current and "Cart" not in current
@@ -111,7 +111,7 @@ def test_a_legacy_reason_counts_as_a_supersession_and_a_missing_successor_reads_
     legacy = fact("f-l", "db", "runs-on", "mysql", t_invalid=NOW - DAY_MS,
                   invalidation_reason="judged superseded by f-zzz")
     assert C.plan([legacy], [], NOW)["changed"] == [
-        "- db runs-on: mysql → (no longer) (2026-02-28)"]
+        "- db runs-on: mysql (seen) → (no longer) (2026-02-28)"]
 
 
 def test_components_join_pairs_that_share_a_fact():
@@ -122,7 +122,7 @@ def test_components_join_pairs_that_share_a_fact():
     assert [[f["id"] for f in part] for part in parts] == [["f-a", "f-b", "f-c"], ["f-d", "f-e"]]
     line = C.plan([], [{"fact": e, "candidate": d}], NOW)["conflicts"][0]
     assert line == ("- 2 claims in contention across 2 predicates — "
-                    "ui prefers (1: e); ui uses (1: d)")
+                    "ui prefers (1: e (seen)); ui uses (1: d (seen))")
 
 
 def test_literals_are_quoted_on_one_line_and_shortened():
@@ -318,7 +318,7 @@ def test_ties_are_ordered_by_what_the_lines_say_never_by_the_random_ids():
     assert ranked == ["- app built-with uv (seen, 0.74)", "- app tested-by mypy (seen, 0.74)",
                       "- app tested-by pytest (seen, 0.74)"]
     changed = [line for line in lines if "app uses" in line]
-    assert [c.split(": ")[1].split(" →")[0] for c in changed] == ["kafka", "redis"]
+    assert [c.split(": ")[1].split(" (")[0] for c in changed] == ["kafka", "redis"]
     conflicts = [line for line in lines if "in contention" in line]
     assert [c.split(" runs")[0] for c in conflicts] == ["- cache", "- db"]
 

@@ -18,7 +18,7 @@ import re
 
 from claimgraph.logic.briefing_lines import (
     change_line, component_line, conflict_components, decision_line, fact_line, said_key,
-    state_line,
+    state_line, told_apart,
 )
 from claimgraph.logic.clean import CONTEXT_CLOSE, CONTEXT_HEADING, CONTEXT_OPEN
 from claimgraph.logic.confidence import DEFAULT_HALF_LIFE_DAYS, effective_confidence
@@ -86,14 +86,21 @@ def plan(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: in
 
 def lines(found: Mapping[str, list[Any]]) -> dict[str, list[str]]:
     """``groups`` worded: one line per decision, conflict, change and ranked fact, the ranked
-    sections cut to their caps."""
+    sections cut to their caps; two facts of a section that would read the same are cut where
+    they differ (``logic.briefing_lines.told_apart``)."""
     return {
-        "decisions": [decision_line(f) for f in found["decisions"]],
+        "decisions": told_apart(found["decisions"], decision_line),
         "conflicts": [component_line(c) for c in found["conflicts"]],
         "changed": [change_line(old, new) for old, new in found["changed"]],
-        **{key: [ranked_line(f, c) for f, c in shown_order(found[key][:cap])]
-           for key, cap in RANKED_CAPS.items()},
+        **{key: ranked_lines(found[key][:cap]) for key, cap in RANKED_CAPS.items()},
     }
+
+
+def ranked_lines(ranked: Sequence[tuple[Fact, float]]) -> list[str]:
+    """A ranked section's lines, in ``shown_order``, twins told apart (``told_apart``). The
+    viewer's block words its ranked sections here too."""
+    return told_apart(shown_order(ranked),
+                      lambda r, differs_at: ranked_line(r[0], r[1], differs_at), lambda r: r[0])
 
 
 def shown_order(ranked: Sequence[tuple[Fact, float]]) -> list[tuple[Fact, float]]:
@@ -108,11 +115,13 @@ def shown_order(ranked: Sequence[tuple[Fact, float]]) -> list[tuple[Fact, float]
     return sorted(ranked, key=lambda r: (-float(f"{r[1]:.2f}"), *said_key(r[0]), r[0]["id"]))
 
 
-def ranked_line(fact: Fact, confidence: float) -> str:
+def ranked_line(fact: Fact, confidence: float, differs_at: int | None = None) -> str:
     """A ranked fact's line: with its confidence, or with the date it was learned when it is
     a stance told as a state (``told_as_state``). The viewer's block words its lines here too,
-    so it stays the hook's own."""
-    return state_line(fact) if told_as_state(fact) else fact_line(fact, confidence)
+    so it stays the hook's own. ``differs_at``: where its object parts from a twin's."""
+    if told_as_state(fact):
+        return state_line(fact, differs_at)
+    return fact_line(fact, confidence, differs_at)
 
 
 def groups(facts: Iterable[Fact], conflicts: Sequence[Mapping[str, Fact]], now: int,

@@ -23,7 +23,7 @@ from claimgraph.core.briefing import scopes
 from claimgraph.core.teammates import named
 from claimgraph.logic import briefing as compiled
 from claimgraph.logic.briefing_lines import (
-    change_line, component_line, conflict_components, decision_line,
+    change_line, component_line, conflict_components, decision_line, told_apart,
 )
 from claimgraph.logic.briefing_sections import (
     DORMANT, SECTION_KEYS, Narrowing, head_of, horizon, sections_of, told_in)
@@ -414,21 +414,23 @@ def context_block(told: Mapping[str, Any], facts: Mapping[str, Any],
     def padded(lines: list[str], total: int) -> list[str]:
         return lines + [filler] * (total - len(lines))
 
-    ranked = {key: [compiled.ranked_line(f, c) for f, c in compiled.shown_order(
+    ranked = {key: compiled.ranked_lines(
                         [(facts[fid], effective_confidence(facts[fid], now, src.half_life_days))
-                         for fid in ids.get(key, [])[:cap]])]
+                         for fid in ids.get(key, [])[:cap]])
               for key, cap in compiled.RANKED_CAPS.items()}
     memo: Memo[str] = lines_kept or Memo(0)
 
-    def decision(fact: Mapping[str, Any]) -> str:
+    def decision(fact: Mapping[str, Any], differs_at: int | None = None) -> str:
+        if differs_at is not None:  # a twin's line (``told_apart``): rare, never kept
+            return decision_line(fact, differs_at)
         return memo.get(("decision", fact["id"]), (fact,), lambda: decision_line(fact))
 
     def change(old: Mapping[str, Any], new: Mapping[str, Any] | None) -> str:
         return memo.get(("change", old["id"]), (old, new), lambda: change_line(old, new))
 
     lines = {
-        "decisions": padded([decision(facts[fid]) for fid in ids.get("decisions", [])],
-                            counts["decisions"]),
+        "decisions": padded(told_apart([facts[fid] for fid in ids.get("decisions", [])],
+                                       decision), counts["decisions"]),
         "conflicts": [component_line(c) for c in conflict_components(pairs)],
         "changed": padded([change(old, new) for old, new in
                            _changes(ids.get("changed", []), facts)], counts["changed"]),
