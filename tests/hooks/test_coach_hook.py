@@ -38,7 +38,7 @@ def test_a_relevant_prompt_gets_the_standing_decisions_and_hazards(hooks: Hooks)
     run = hooks.run(prompt(hooks, "add a retry to the billing webhook"), "user-prompt-submit")
     text = briefing(run)
     assert text.startswith(CONTEXT_OPEN) and text.endswith(CONTEXT_CLOSE)
-    assert 'billing decided-against "GraphQL" (commitment)' in text
+    assert 'billing decided-against "GraphQL" (you said)' in text  # its tier, as at start
     assert "double charges" in text and "stripe" not in text
     [line] = hooks.log()
     assert line["event"] == "hook.coach-pushed" and line["hazards"] == 1

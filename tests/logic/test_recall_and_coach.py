@@ -134,9 +134,25 @@ def test_the_briefing_is_marked_so_capture_strips_it_and_names_each_kind():
                                obj="GraphQL"), hazard], [], set())
     text = C.briefing(selection)
     assert text.startswith(CONTEXT_OPEN) and text.endswith(CONTEXT_CLOSE)
-    assert 'api decided-against "GraphQL" (commitment)' in text
-    assert 'api failure-mode "retry storms when redis is down"' in text
+    assert 'api decided-against "GraphQL" (seen)' in text  # no source: what was observed
+    assert 'api failure-mode "retry storms when redis is down" (seen)' in text
     assert strip_injected(f"before {text} after") == "before  after"
+
+
+def test_each_pushed_line_names_how_it_was_learned_as_the_session_start_block_does():
+    said = {**fact("c", epistemic="commitment", predicate="core/decided-against", obj="GraphQL"),
+            "source_type": "user-assertion"}
+    noted = {**fact("n", obj="gRPC"), "source_type": "agent-note"}
+    hazard = {**fact("h", predicate="core/failure-mode", epistemic="observation",
+                     obj="retry storms when redis is down"),
+              "source_type": "session-log", "evidence": ["ops/redis.md: `retry storms`"]}
+    text = C.briefing({"push": True, "commitments": [said], "hazards": [hazard],
+                       "conflicts": [{"fact": said, "candidate": noted}]})
+    assert '- api decided-against "GraphQL" (you said)\n' in text
+    assert '- api failure-mode "retry storms when redis is down" (ops/redis.md)' in text
+    assert ('- api decided-against "GraphQL" (you said) — conflicts with — '
+            'api prefers "gRPC" (agent\'s note)') in text
+    assert "(commitment)" not in text
 
 
 def test_what_a_push_logs_is_its_commitments_and_hazards():

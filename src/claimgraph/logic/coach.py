@@ -94,15 +94,24 @@ def briefing(selection: Mapping[str, Any]) -> str:
         return ""
     parts = [HEADING, NOTE]
     parts += _section("Standing decisions and preferences",
-                      [f"- {statement(f)} ({f.get('epistemic')})"
-                       for f in selection["commitments"]])
+                      [f"- {told(f)}" for f in selection["commitments"]])
     parts += _section("Hazards (lessons from earlier failures)",
-                      [f"- {statement(f)}" for f in selection["hazards"]])
+                      [f"- {told(f)}" for f in selection["hazards"]])
     parts += _section("Open conflicts (awaiting review)",
-                      [f"- {statement(p['fact'])} — conflicts with — {statement(p['candidate'])}"
+                      [f"- {told(p['fact'])} — conflicts with — {told(p['candidate'])}"
                        for p in selection["conflicts"]])
     # every line is data: no stored text can close the block or hide in it (logic.safe_render)
     return f"{CONTEXT_OPEN}\n" + "\n".join(map(safe_text, parts)) + f"\n{CONTEXT_CLOSE}"
+
+
+def told(fact: Fact) -> str:
+    """One line naming how the fact was learned, in the SessionStart block's words ("you
+    said", "seen", the cited file, "from Ada"): the agent weighs a pushed line as it weighs
+    the block's, and a stance's class ("commitment") says nothing about who stood by it.
+    Imported here, as ``standing`` imports its tier rule: a prompt that pushes nothing never
+    loads it."""
+    from claimgraph.logic.trust_tiers import tier
+    return f"{statement(fact)} ({tier(fact)})"
 
 
 def _section(title: str, lines: list[str]) -> list[str]:
