@@ -1290,9 +1290,11 @@ def _seen_settled(found: dict[int, PullRequest], observations: list[Observation]
     for line, hash_, subject in listed_after:
         merge = _PR_MERGE_SUBJECT.match(subject)
         squash = _PR_SUBJECT.search(subject)
-        number = int((merge or squash)["number"]) if merge or squash else None
-        if number is None or number in found or any(same_commit(hash_, h) for h in made):
+        named = merge or squash
+        if named is None or int(named["number"]) in found \
+                or any(same_commit(hash_, h) for h in made):
             continue
+        number = int(named["number"])
         seen_as.setdefault(number, set()).add("MERGED")
         title = None if merge or squash is None else subject[:squash.start()].strip() or None
         first.setdefault(number, (line, at_of.get(line), title, hash_))
