@@ -86,6 +86,8 @@ def pr_done(pr: PullRequest, elsewhere: Sequence[str] = ()) -> bool:
     change (``carried``). A title no other fact tells says what the project now holds, so
     that fact stays -- unless the pull request was closed without a merge: then the project
     holds nothing of it, and its title tells a change that never landed."""
+    if pr.only_replaces:
+        return True  # another session's pull request: only ever the end of its stored state
     return pr.state in _DONE_PR and not pr.reported and (
         pr.state == "CLOSED" or not pr.title or carried(pr.title, elsewhere))
 
@@ -93,7 +95,7 @@ def pr_done(pr: PullRequest, elsewhere: Sequence[str] = ()) -> bool:
 def pr_told(pr: PullRequest) -> list[str]:
     """The title whose being told by another fact finished the pull request (``pr_done``):
     none for one closed unmerged, which is finished whatever its title."""
-    return [pr.title] if pr.title and pr.state != "CLOSED" else []
+    return [pr.title] if pr.title and pr.state != "CLOSED" and not pr.only_replaces else []
 
 
 def carried(told: str, elsewhere: Iterable[str]) -> bool:

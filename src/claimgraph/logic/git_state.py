@@ -205,6 +205,9 @@ class Observation:
     #: the line checked one out first (None: the one checked out)
     merged_in: tuple[str, ...] = ()
     merged_into: str | None = None
+    #: a gh command of the line named a repository (``-R``/``--repo``): the states it showed
+    #: may be another repository's pull requests
+    pr_other_repo: bool = False
 
 
 def commits_in(output: str) -> list[tuple[str, str, str]]:
@@ -1208,6 +1211,10 @@ class PullRequest:
     seen_line: int = 0
     #: the state is the person's word ("merged"), not something gh or git showed
     reported: bool = False
+    #: the session neither opened it nor pushed its branch: it only saw it merged or closed
+    #: (a later session's record of a pull request an earlier one opened). Its fact is
+    #: written only where it ends a state of the same pull request the store holds.
+    only_replaces: bool = False
 
 
 def pull_requests(observations: list[Observation],
@@ -1245,6 +1252,7 @@ def pull_requests(observations: list[Observation],
             pr.title = title or pr.title  # the last title seen: a PR may be renamed
             pr.merge_commit = oid or pr.merge_commit
             pr.lines.append(seen.line)
+    _seen_settled(found, observations, listed_after)
     for pr in found.values():
         if pr.opened_line is not None and pr.state not in ("MERGED", "CLOSED"):
             _merged_in_history(pr, listed_after)
@@ -1254,7 +1262,51 @@ def pull_requests(observations: list[Observation],
                     and int(m["number"]) == pr.number}
             if len(hits) == 1:
                 pr.merge_commit = hits.pop()
-    return [pr for pr in found.values() if pr.opened_line is not None or pr.state == "MERGED"]
+    return [pr for pr in found.values() if pr.opened_line is not None or pr.state == "MERGED"
+            or (pr.only_replaces and pr.state == "CLOSED")]
+
+
+def _seen_settled(found: dict[int, PullRequest], observations: list[Observation],
+                  listed_after: list[tuple[int, str, str]]) -> None:
+    """Pull requests this session did not open, yet whose end its record proves: gh showed
+    one merged or closed (``gh pr view``/``list``/``status`` of this repository, no
+    ``--repo``), or this repository's history lists its merge (GitHub's "Merge pull request
+    #N from …", or a squash merge's "… (#N)" subject, on a commit the session did not make).
+    An earlier session may have stored "PR #N was opened"; told as ``only_replaces``, the
+    fact ends that one and is written nowhere else (``capture/finished_states.py``).
+    A number seen settled one way and open, or closed, another way says nothing."""
+    made = [c.hash for seen in observations for c in seen.commits if c.hash]
+    seen_as: dict[int, set[str]] = {}
+    first: dict[int, tuple[int, int | None, str | None, str | None]] = {}
+    for seen in observations:
+        if seen.pr_other_repo:
+            continue
+        for number, state, title, oid, _ in seen.pr_states:
+            if number in found or not state:
+                continue
+            seen_as.setdefault(number, set()).add(state)
+            first.setdefault(number, (seen.line, seen.at, title, oid))
+    at_of = {seen.line: seen.at for seen in observations}
+    for line, hash_, subject in listed_after:
+        merge = _PR_MERGE_SUBJECT.match(subject)
+        squash = _PR_SUBJECT.search(subject)
+        named = merge or squash
+        if named is None or int(named["number"]) in found \
+                or any(same_commit(hash_, h) for h in made):
+            continue
+        number = int(named["number"])
+        seen_as.setdefault(number, set()).add("MERGED")
+        title = None if merge or squash is None else subject[:squash.start()].strip() or None
+        first.setdefault(number, (line, at_of.get(line), title, hash_))
+    for number, states in seen_as.items():
+        if len(states) != 1 or states & {"OPEN"}:
+            continue  # open now, or told two ways: nothing ends
+        line, at, title, oid = first[number]
+        state = states.pop()
+        found[number] = PullRequest(
+            number, title=title, state=state, at=at, lines=[line], seen_line=line,
+            merged_line=line if state == "MERGED" else None,
+            merge_commit=oid if state == "MERGED" else None, only_replaces=True)
 
 
 def _merged_in_history(pr: PullRequest, listed_after: list[tuple[int, str, str]]) -> None:
@@ -1342,7 +1394,7 @@ def apply_reports(prs: list[PullRequest], reports: list[tuple[int, str, int | No
     as open any more (never a guess at which one)."""
     for line, what, number in sorted(reports):
         if number is not None:
-            named = [pr for pr in prs if pr.number == number
+            named = [pr for pr in prs if pr.number == number and not pr.only_replaces
                      and (pr.opened_line or 0) < line]
             for pr in named:
                 if len(named) == 1:
@@ -1402,6 +1454,8 @@ def describe_pr(pr: PullRequest, date: str) -> str:
     if pr.reported:
         said = "merged" if pr.state == "MERGED" else "closed"
         return f"PR #{pr.number}{title} was {said} (you said so in the session of {date})"
+    if pr.only_replaces and pr.state == "CLOSED":
+        return f"PR #{pr.number}{title} was closed unmerged (seen closed in the session of {date})"
     if pr.state == "MERGED":
         how = {"squash": " by squash", "rebase": " by rebase", "merge": " with a merge commit"}
         text = f"PR #{pr.number}{title} was merged{how.get(pr.method or '', '')}"

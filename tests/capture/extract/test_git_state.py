@@ -5,6 +5,7 @@ import pytest
 from claimgraph.capture.extract.git_state import git_runs, git_state_candidates, observe
 from claimgraph.capture.extract.session import SessionView
 from claimgraph.logic import git_state as gs
+from claimgraph.logic import git_done as gd
 
 
 def settle(*steps):
@@ -261,7 +262,9 @@ def test_several_pr_views_in_one_line_map_in_order():
 def test_a_pr_only_seen_merged_counts_when_the_session_pushed_its_branch():
     view = ("gh pr view 9 --json state,title,headRefName",
             '{"state":"MERGED","title":"T","headRefName":"feat/x"}')
-    assert gs.pull_requests([observe(*view, 1)], []) == []  # only looked at: not its work
+    # only looked at: not its work, only ever the end of a state an earlier session stored
+    [looked] = gs.pull_requests([observe(*view, 1)], [])
+    assert looked.only_replaces and looked.state == "MERGED"
     seen = [observe(*PUSH, 1), observe(*view, 2)]
     [pr] = gs.pull_requests(seen, [])
     assert gs.describe_pr(pr, "d") == 'PR #9 "T" was merged (seen merged in the session of d)'
@@ -620,7 +623,7 @@ def test_a_listing_before_the_pr_or_of_another_number_says_nothing_of_it():
     other = observe("git log --oneline -1", "def5678 Unrelated work (#6)", 3)
     seen = [before, observe(*OPENED, 2), other]
     listed = [(n, h, s) for n, o in zip((1, 2, 3), seen) for h, s in o.listed]
-    [pr] = gs.pull_requests(seen, listed)
+    [pr] = [pr for pr in gs.pull_requests(seen, listed) if not pr.only_replaces]
     assert pr.state is None and "was opened" in gs.describe_pr(pr, "d")
 
 
@@ -706,3 +709,26 @@ def test_a_pull_request_gh_says_already_exists_was_not_opened_in_the_session():
     assert gs.pr_created(("pr", "create", "--fill"), said) is None
     assert gs.pr_created(("pr", "create", "--fill"), "https://github.com/me/shop/pull/5") == (
         5, "https://github.com/me/shop/pull/5", None, None)
+
+
+def test_a_pr_only_listed_merged_is_told_only_to_end_a_stored_state():
+    seen = [observe("git log --oneline -2",
+                    "4e5f6a7 Add the cart page (#5)\n2b3c4d5 Merge pull request #4 from me/x", 1)]
+    listed = [(1, h, s) for h, s in seen[0].listed]
+    by_number = {pr.number: pr for pr in gs.pull_requests(seen, listed)}
+    assert set(by_number) == {4, 5} and all(pr.only_replaces for pr in by_number.values())
+    assert gs.describe_pr(by_number[5], "d") == (
+        'PR #5 "Add the cart page" was merged as 4e5f6a7 (seen merged in the session of d)')
+    # a title no other fact tells would keep a PR the session merged; this one is another
+    # session's: finished whatever its title, so written only where it replaces
+    assert gd.pr_done(by_number[5]) and gd.pr_told(by_number[5]) == []
+
+
+def test_a_number_seen_open_or_on_another_repository_ends_nothing():
+    open_now = [observe("gh pr list --state all",
+                        "5\tAdd the cart page\tfeat/cart\tOPEN\t2026-03-01T00:00:00Z", 1),
+                observe("git log --oneline -1", "4e5f6a7 Add the cart page (#5)", 2)]
+    listed = [(2, h, s) for h, s in open_now[1].listed]
+    assert gs.pull_requests(open_now, listed) == []
+    elsewhere = observe("gh pr view 5 -R them/shop --json state", '{"state":"MERGED"}', 1)
+    assert elsewhere.pr_other_repo and gs.pull_requests([elsewhere], []) == []

@@ -759,7 +759,8 @@ def observe_runs(runs: list[GitRun], output: str, line: int,
                           more_commits=not rebased and not found.get("picks")
                           and _unread_commits(found.get("commit", []), commits, output),
                           merged_in=merged_in,
-                          merged_into=_pulled_into(runs) if merged_in else None)
+                          merged_into=_pulled_into(runs) if merged_in else None,
+                          pr_other_repo=_names_repository(found))
     if not (commits or rewrote or pushes or listed or branch or deleted or dirty is not None
             or tags_made or tags_deleted or opened or merged or states or unseen_pushes
             or after or seen.checkout_named or synced or on_remote or quiet or pruned
@@ -1044,6 +1045,16 @@ def _tags(tagging: list[tuple[str, ...]], output: str) -> tuple[list[str], list[
         if name:
             made.append(name)
     return made, deleted
+
+
+_GH_PR_KINDS = ("pr_view", "pr_list", "pr_status", "pr_close", "pr_edit", "pr_merge")
+
+
+def _names_repository(found: dict[str, list[tuple[str, ...]]]) -> bool:
+    """A gh pr command of the line named a repository (``-R``/``--repo``): what it showed
+    may be another repository's than the one the line ran in."""
+    return any(w in ("-R", "--repo") or w.startswith(("--repo=", "-R="))
+               for kind in _GH_PR_KINDS for words in found.get(kind, []) for w in words)
 
 
 def _pr_states(found: dict[str, list[tuple[str, ...]]], output: str
