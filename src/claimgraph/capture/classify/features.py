@@ -185,19 +185,18 @@ _PAIRS_MAX = 1 << 12
 
 class _Buckets(dict):
     """A key's bucket, computed on a miss (``__missing__``) and kept: a hit is one C-level
-    lookup, with no Python call (most words and bigrams recur). Cleared when full. Pure: a
-    miss computes the same bucket."""
+    lookup, with no Python call (most words and bigrams recur). Cleared when full (word pairs
+    at ``_PAIRS_MAX``). Pure: a miss computes the same bucket."""
 
-    def __init__(self, seed: int, joined: bool = False, most: int = _WORDS_MAX):
+    def __init__(self, seed: int, joined: bool = False):
         super().__init__()
         self._seed = seed
         self._joined = joined
-        self._most = most
 
     def __missing__(self, key):
         text = " ".join(key) if self._joined else key
         found = crc32(text.encode(), self._seed) & _MASK
-        if len(self) >= self._most:
+        if len(self) >= (min(_WORDS_MAX, _PAIRS_MAX) if self._joined else _WORDS_MAX):
             self.clear()
         self[key] = found
         return found
@@ -205,7 +204,7 @@ class _Buckets(dict):
 
 #: A word's bucket by word, a bigram's by its two words, a sentence's first one or two words'.
 _WORDS = _Buckets(_WORD)
-_PAIRS = _Buckets(_BIGRAM, joined=True, most=_PAIRS_MAX)
+_PAIRS = _Buckets(_BIGRAM, joined=True)
 _FIRSTS = _Buckets(_FIRST)
 
 
