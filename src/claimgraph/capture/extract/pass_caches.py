@@ -21,15 +21,17 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from claimgraph.capture.classify import features
+from claimgraph.capture.classify import features, model
 from claimgraph.capture.extract import lessons, pick_scope, reconcile, shell, unseen_edits
 from claimgraph.capture.extract.statements import statement_candidates
 
-#: Caches whose users are all the named rule or earlier: let go once it has run. The
-#: sentence model reads its buckets in the statements rule (a later rule asks a sentence's
-#: cues, ``features.cue_names``, which reads no bucket).
+#: Caches whose users are all the named rule or earlier: let go once it has run. Only the
+#: statements rule reads the sentence model and its buckets (a later rule asks a sentence's
+#: cues, ``features.cue_names``, which reads neither): the model's weights (~1.4 MB, one
+#: integer per feature) load again in ~15 ms in a process that captures again, and a capture
+#: has a process of its own (``daemon.sweep``, the hooks).
 _AFTER_RULE: dict[Callable[..., Any], tuple[Callable[[], None], ...]] = {
-    statement_candidates: (features.clear_buckets,),
+    statement_candidates: (features.clear_buckets, model.shipped.cache_clear),
 }
 
 #: Read by the rules; ``digest`` and ``reconcile`` read what the rules left in the view
