@@ -11,7 +11,7 @@ import pytest
 
 from claimgraph.capture.classify import features, model
 from claimgraph.capture.classify.features import featurize
-from claimgraph.capture.extract import builtin, lessons, pass_caches, shell
+from claimgraph.capture.extract import builtin, lessons, shell
 from claimgraph.capture.segment import read_cleaned
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts" / "claude-code"
@@ -30,7 +30,7 @@ def _shell_kept() -> int:
 @pytest.mark.parametrize("path", SESSIONS, ids=[p.stem[:12] for p in SESSIONS])
 def test_the_caches_a_pass_fills_are_let_go_and_the_facts_are_the_same(path, monkeypatch):
     cleaned, _ = read_cleaned(str(path), "claude-code")
-    after_rule, digest = pass_caches.after_rule, builtin.digest
+    after_rule, digest = builtin.after_rule, builtin.digest
     filled: list[int] = []  # the buckets as the statements rule left them
     left: list[int] = []  # and once it was done with
     at_digest: list[tuple[int, int, int]] = []
@@ -47,7 +47,7 @@ def test_the_caches_a_pass_fills_are_let_go_and_the_facts_are_the_same(path, mon
                           shell._unwrapped.cache_info().currsize))
         return digest(view)
 
-    monkeypatch.setattr(pass_caches, "after_rule", noting)
+    monkeypatch.setattr(builtin, "after_rule", noting)
     monkeypatch.setattr(builtin, "digest", digesting)
     facts = builtin.extract(cleaned)
     assert filled and filled[0] > 1  # the model read the person's sentences into its buckets
@@ -56,7 +56,7 @@ def test_the_caches_a_pass_fills_are_let_go_and_the_facts_are_the_same(path, mon
     assert _buckets() == 0 and _shell_kept() == 0  # nothing the pass filled outlives it
 
     for name in ("after_rule", "after_rules", "after_pass"):  # a pass that keeps them all
-        monkeypatch.setattr(pass_caches, name, lambda *_: None)
+        monkeypatch.setattr(builtin, name, lambda *_: None)
     assert builtin.extract(cleaned) == facts
     assert _shell_kept() > 0  # kept this time: the rules did fill the shell's caches
 

@@ -22,8 +22,12 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from claimgraph.capture.classify import features, model
-from claimgraph.capture.extract import lessons, pick_scope, reconcile, shell, unseen_edits
+from claimgraph.capture.extract.lessons import same_command_key
+from claimgraph.capture.extract.pick_scope import _mention
+from claimgraph.capture.extract.reconcile import _retiring_patterns
+from claimgraph.capture.extract.shell import _parsed, _unwrapped, invocations
 from claimgraph.capture.extract.statements import statement_candidates
+from claimgraph.capture.extract.unseen_edits import _anywhere
 
 #: Caches whose users are all the named rule or earlier: let go once it has run. Only the
 #: statements rule reads the sentence model and its buckets (a later rule asks a sentence's
@@ -37,15 +41,13 @@ _AFTER_RULE: dict[Callable[..., Any], tuple[Callable[[], None], ...]] = {
 #: Read by the rules; ``digest`` and ``reconcile`` read what the rules left in the view
 #: (``builtin.READ_LATER``), and ask these of a few commands at most.
 _AFTER_RULES: tuple[Callable[[], None], ...] = (
-    lessons.same_command_key.cache_clear, shell._unwrapped.cache_clear,
-    pick_scope._mention.cache_clear, unseen_edits._anywhere.cache_clear,
-    features.clear_buckets)
+    same_command_key.cache_clear, _unwrapped.cache_clear, _mention.cache_clear,
+    _anywhere.cache_clear, features.clear_buckets)
 
 #: The rest: the shell's tokens and simple commands (``reconcile`` asks which commands ran),
 #: and ``reconcile``'s own compiled patterns.
 _AFTER_PASS: tuple[Callable[[], None], ...] = (
-    *_AFTER_RULES, shell.invocations.cache_clear, shell._parsed.cache_clear,
-    reconcile._retiring_patterns.cache_clear)
+    *_AFTER_RULES, invocations.cache_clear, _parsed.cache_clear, _retiring_patterns.cache_clear)
 
 
 def after_rule(rule: Callable[..., Any]) -> None:
