@@ -49,3 +49,34 @@ def test_the_stored_form_is_the_plain_values(tmp_path):
         ("tool_call", "Bash", "toolu_1"), ("tool_result", None, "toolu_1"),
         ("tool_call", "Bash", "toolu_2"), ("tool_result", None, "toolu_2")]
     assert stored[0]["tool_input"] == {"command": "echo 1", "description": "x"}
+
+
+def _repeated(tmp_path, command: str, big: str) -> str:
+    """Three exchanges running the same command line and writing the same long text."""
+    lines = []
+    for n in (1, 2, 3):
+        call = {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash",
+                "input": {"command": command, "description": "list the files", "note": big}}
+        lines.append(_line({"type": "assistant", "uuid": f"a{n}",
+                            "message": {"id": f"msg_{n}", "content": [call]}}))
+        lines.append(_line({"type": "user", "uuid": f"u{n}", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": "ok"}]},
+            "toolUseResult": {"stdout": "ok", "stderr": "", "interrupted": False}}))
+    path = tmp_path / "s2.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_a_plain_value_that_repeats_across_exchanges_is_held_once_and_redacted_each_time(
+        tmp_path):
+    secret = "ghp_" + "Z9" * 18
+    command = f"curl -H 'Authorization: token {secret}' https://example.invalid/api"
+    big = "a long note that is packed, " * 40
+    cleaned, counts = read_cleaned(_repeated(tmp_path, command, big), "claude-code")
+    inputs = [e.tool_input for e in cleaned.events if e.kind == "tool_call"]
+    commands = [i["command"] for i in inputs]
+    assert secret not in commands[0] and commands[0] == commands[1] == commands[2]
+    assert commands[0] is commands[1] is commands[2]  # one string held, not three copies
+    assert inputs[0]["description"] is inputs[2]["description"]
+    assert sum(counts.values()) == 3  # still counted where each copy was
+    assert [i["note"] for i in inputs] == [big] * 3  # a packed one is its own (a handle)

@@ -256,15 +256,20 @@ def _attempt(sh: Shell, request: Request, options: Options,
     if not cleaned.events:
         _commit(sh, request, options, (mark, epoch), cleaned)
         return {**base, "status": "nothing-new"}
-    outcome = _capture_segment(sh, request, options, extractor, (mark, epoch), since, cleaned)
+    handed = [cleaned]  # _capture_segment lets go of the events before the store's write:
+    del cleaned  # held here too, they would stay alive through it (issue 29)
+    outcome = _capture_segment(sh, request, options, extractor, (mark, epoch), since, handed)
     return {**base, **outcome, "warnings": base["warnings"] + outcome["warnings"]}
 
 
 def _capture_segment(sh: Shell, request: Request, options: Options, extractor: Extractor,
                      seen: tuple[Any, Any], since: Mapping[str, Any] | None,
-                     cleaned: Transcript) -> dict[str, Any]:
-    """``seen``: the session's mark and the purge epoch as this attempt first read them."""
+                     handed: list[Transcript]) -> dict[str, Any]:
+    """``seen``: the session's mark and the purge epoch as this attempt first read them;
+    ``handed``: the transcript read, taken out of it so that once the candidates are screened
+    nothing holds its events (``_without_events``)."""
     mark = seen[0]
+    cleaned = handed.pop()
     evidence = _store_segment(cleaned, request, since, options)
     placed = placement.place(sh, cleaned, mark, request.cwd, options.environ)
     with problems.collecting() as trouble, tally.collecting() as heard:
@@ -276,6 +281,7 @@ def _capture_segment(sh: Shell, request: Request, options: Options, extractor: E
     screened = screen_candidates(placed_ones, _screen_ctx(sh, placed_ones))
     _log_overlong(screened, agent=request.agent)
     _reach("extracted", options)
+    cleaned = _without_events(cleaned)
     result = _commit(sh, request, options, seen, cleaned, screened["admitted"], evidence, placed)
     outcome = _outcome(result, screened, candidates, placed.project, evidence)
     unplaced = placement.unplaced_count(placed, placed_ones)
@@ -470,6 +476,14 @@ def _write_episode(sh: Shell, request: Request, options: Options, cleaned: Trans
                         result["counts"].get("reinforced", 0))
     sh.store.close_episode(episode["id"], summary, sh.now())
     return result
+
+
+def _without_events(transcript: Transcript) -> Transcript:
+    """What the store's write reads of a transcript (its offsets and lines, for the episode's
+    ref and the mark), without its events and record ids: once the candidates are screened
+    nothing reads them, and a long session's pass peaked in the write, the events (~30 MB at
+    the 200 MB benchmark) held beside what the write builds (issue 29)."""
+    return dataclasses.replace(transcript, events=(), record_ids=None)
 
 
 def _free_ref(sh: Shell, request: Request, cleaned: Transcript) -> str:

@@ -43,7 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from claimgraph.capture.events import NO_EXTRAS, Event, IdColumn, Transcript, cleaning
-from claimgraph.capture.packed import PackedFields, pack, pack_input, replaced, spilling
+from claimgraph.capture.packed import (
+    INPUT_PACK_MIN_CHARS, PACK_MIN_CHARS, PackedFields, pack, pack_input, replaced, spilling)
 from claimgraph.capture.record_ids import RecordIds
 from claimgraph.logic.clean import clean_text_with_counts
 from claimgraph.logic.redact import is_secret_name, placeholder, redact_value
@@ -110,6 +111,13 @@ class _Cleaner:
     line is decoded on its own, so every call would hold its own ``"command"``, ``"Bash"``),
     and a result's call id is its call's string. Equal strings, so the stored form is the
     same; ~3 MB less of a 200 MB transcript's held events.
+
+    So are the values of tool inputs and results that stay plain (shorter than what is
+    packed): an agent runs the same command line, reads the same path, labels a call with
+    the same description many times over, and each line decoded held its own copy (~2 MB
+    of a 200 MB transcript's held strings, issue 29). Each is still redacted where it
+    occurs, as above; only the cleaned string is held once (``_one``), in a table that lives
+    as long as the cleaner, i.e. the read.
     """
 
     def __init__(self) -> None:
@@ -120,6 +128,7 @@ class _Cleaner:
         self._call_ids: dict[str, str] = {}  # a call's id, until its result comes
         self._labels: dict[str, tuple[str, Counter[str]]] = {}
         self._packed: dict[str, dict[int, Any]] = {}  # a call's packed input, until its result
+        self._values: dict[str, str] = {}  # each plain value cleaned, held once (``_one``)
 
     def label(self, value: str) -> str:
         """A short string of the envelope that repeats (module docstring), redacted once per
@@ -267,13 +276,24 @@ class _Cleaner:
             done = known.get(value)
             if done is None:
                 found: Counter[str] = Counter()
-                done = (redact_value(value, found), found)
+                done = (self._one(redact_value(value, found),
+                                  INPUT_PACK_MIN_CHARS if remember is not None
+                                  else PACK_MIN_CHARS), found)
             if remember is not None:
                 remember[value] = done
             out[key] = done[0]
             if done[1]:
                 self.counts.update(done[1])
         return out
+
+
+    def _one(self, value: Any, packed_from: int) -> Any:
+        """The first equal string the read held, for a cleaned value too short to be packed
+        (``packed_from``: where an input's strings, or a result's, are packed): a packed one
+        is held by its handle, and keeping it here would hold it whole."""
+        if isinstance(value, str) and len(value) < packed_from:
+            return self._values.setdefault(value, value)
+        return value
 
 
 def _prints_a_secret(tool_input: Mapping[str, Any]) -> bool:

@@ -63,6 +63,7 @@ from claimgraph.capture.extract.instructions import instruction_candidates
 from claimgraph.capture.extract.left_open import left_open_candidates
 from claimgraph.capture.extract.lessons import lessons_of
 from claimgraph.capture.extract.out_of_reach import out_of_reach_candidates
+from claimgraph.capture.extract.pass_caches import after_pass, after_rule, after_rules
 from claimgraph.capture.extract.picks import pick_candidates
 from claimgraph.capture.extract.quiet import quiet
 from claimgraph.capture.extract.reconcile import digest, reconcile
@@ -130,12 +131,15 @@ def extract(transcript: Transcript, *, project_root: str | None = None) -> list[
         screen_finished(merge(rule_candidates(view)))))))
     found = noted(view, found, MAX_EVIDENCE)  # a file the person attached (attached.py)
     view.forget_except(READ_LATER)
+    after_rules()  # the module caches only the rules read (pass_caches.py)
     later = digest(view)
     view.forget_except(frozenset())  # reconcile reads ``later``; the diagnoses, the events
     # one failure, one lesson: after the end-state checks, so a lesson they drop leaves the
     # other standing
     # a finished git state another fact told is left out only if that fact is still here
-    return still_told(one_lesson_per_failure(attach_diagnoses(view, reconcile(found, later))))
+    found = still_told(one_lesson_per_failure(attach_diagnoses(view, reconcile(found, later))))
+    after_pass()
+    return found
 
 
 def rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
@@ -144,6 +148,7 @@ def rule_candidates(view: SessionView) -> Iterator[dict[str, Any]]:
     for rule in RULES:
         yield from rule(view)
         view.forget(LAST_READ_BY.get(rule, frozenset()))
+        after_rule(rule)
 
 
 def merge(candidates: Iterator[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -72,10 +72,11 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 from claimgraph.logic.lazy_regex import lazy_regex
 from claimgraph.logic.revision_cues import NOT_ASKED_NOT_TO
 
+from claimgraph.capture.events import Event
 from claimgraph.capture.extract.observed import with_observed
 from claimgraph.capture.extract.reads import SeenFile, surviving_looks
 from claimgraph.capture.extract.session import (
@@ -95,6 +96,7 @@ from claimgraph.capture.extract.superseded import DECISIONS, superseded
 from claimgraph.capture.extract.taken_back import taken_back
 from claimgraph.capture.extract.tools import ASK, PLAN, SHELL
 from claimgraph.capture.extract.unseen_edits import emptying_edits, substituted
+from claimgraph.capture.packed import EventTexts
 from claimgraph.capture.extract.undone import (
     History, deletions, failures, history as edit_history, reverts, snapshots,
     undone_by_edits)
@@ -202,8 +204,9 @@ class Later:
     retractions: list[tuple[int, str]] = field(default_factory=list)
     #: (line, text) of what the person typed (their own words, no pasted document).
     user_said: list[tuple[int, str]] = field(default_factory=list)
-    #: (line, text) of the agent's messages (its reports of what it did).
-    agent_said: list[tuple[int, str]] = field(default_factory=list)
+    #: (line, text) of the agent's messages (its reports of what it did); in a pass, read
+    #: from the events as asked (``packed.EventTexts``), not held inflated through reconcile.
+    agent_said: Sequence[tuple[int, str]] = field(default_factory=list)
     #: (line, approved) of each plan put to the user that got a verdict: True approved,
     #: False turned down (an error or an interrupt is no verdict and is not listed).
     plan_verdicts: list[tuple[int, bool]] = field(default_factory=list)
@@ -235,14 +238,14 @@ class Later:
 
 
 def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]],
-                                                list[tuple[int, str]], list[tuple[int, str]]]:
+                                                list[tuple[int, str]], EventTexts]:
     """The main thread's messages (not a subagent's side chain) as ``digest`` keeps them: the
     options each lays out, the ones that take something back, and the agent's own words. Each
     message is read once for all three: a long one is held compressed (capture/packed.py)
     and every read inflates it again."""
     options: list[tuple[int, dict[str, str]]] = []
     retractions: list[tuple[int, str]] = []
-    agent_said: list[tuple[int, str]] = []
+    agent_said: list[Event] = []  # read from the events when asked (``packed.EventTexts``)
     for event in view.transcript.events:
         if event.kind != "assistant" or event.is_sidechain:
             continue
@@ -253,8 +256,8 @@ def _agent_messages(view: SessionView) -> tuple[list[tuple[int, dict[str, str]]]
         if _RETRACTION.search(text):
             retractions.append((event.line, text))
         if not event.subagent_id and not event.derived:
-            agent_said.append((event.line, text))
-    return options, retractions, agent_said
+            agent_said.append(event)
+    return options, retractions, EventTexts(agent_said)
 
 
 def digest(view: SessionView) -> Later:
@@ -390,7 +393,8 @@ class _Retiring:
 
 
 def _retiring(later: Later) -> _Retiring:
-    def kept(said: list[tuple[int, str]], verbs: re.Pattern[str]) -> list[tuple[int, str, str]]:
+    def kept(said: Sequence[tuple[int, str]],
+             verbs: re.Pattern[str]) -> list[tuple[int, str, str]]:
         return [(at, text, text.lower()) for at, text in said if verbs.search(text)]
     return _Retiring(kept(later.user_said, _ANY_USER_RETIRING),
                      kept(later.agent_said, _ANY_RETIRING))
