@@ -39,3 +39,13 @@ def test_a_packed_result_past_the_head_agrees_too(parts: list[str], pad: int,
 def test_a_reminder_that_joins_a_number_to_an_arrow_is_rendered_whole() -> None:
     text = " 12\n<system-reminder>r</system-reminder>→ \n"
     assert _filled(text, "read") == _whole(text, "read") is False
+
+
+def test_a_reminder_cut_in_two_by_the_head_still_takes_the_rest_of_a_packed_read() -> None:
+    """The head ends inside ``<system-reminder>``: that unclosed reminder empties the rest,
+    so the read showed nothing, though the head alone shows ``1→<sy`` as a filled line."""
+    from claimgraph.capture.extract.reads import _HEAD_CHARS
+    text = "\n" * (_HEAD_CHARS - 5) + "1→<system-reminder>\t8\t 8\t" + "x" * 300
+    event = pack(Event(kind="tool_result", agent="claude-code", source_file="t", line=1,
+                       text=text))
+    assert _filled(event, "read") == _whole(text, "read") is False

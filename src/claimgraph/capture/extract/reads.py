@@ -129,6 +129,10 @@ def _filled(shown: str | Event | Written, rendered: str) -> bool:
         head = shown[:_HEAD_CHARS] if isinstance(shown, str) else _shown(shown)[:_HEAD_CHARS] \
             if isinstance(shown, Written) else text_head(shown, _HEAD_CHARS)
         tag = head.find(_REMINDER_TAG) if rendered == "read" else -1
+        if rendered == "read" and tag < 0 and len(head) == _HEAD_CHARS:
+            # a head cut mid-tag hides the reminder it starts: trust only what lies before
+            # where a tag could begin (an unclosed reminder takes the rest of the output)
+            tag = _HEAD_CHARS - len(_REMINDER_TAG) + 1
         line = first_filled_line(head[:tag] if tag >= 0 else head)
         prefix = _ARROW.match(line)
         if prefix is not None and line[prefix.end():].strip():
