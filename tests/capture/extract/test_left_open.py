@@ -205,3 +205,19 @@ def test_the_person_telling_to_ignore_a_check():
     assert lo.told_to_ignore(["ignore the lint errors for now"])
     assert lo.told_to_ignore(["those test failures are pre-existing"])
     assert not lo.told_to_ignore(["please make the tests pass"])
+
+
+# --- reviewa: shapes the open sets do not hold ------------------------------------------
+
+NO_MODULE = ("ImportError while importing test module\nE   ModuleNotFoundError: No module named "
+             "'yaml'\n========= 1 error in 0.10s =========\n")
+
+
+def test_a_chained_check_that_failed_for_want_of_the_environment_is_not_stored():
+    # ``&&`` proves which part failed, not why: the same environment reading as a lone run
+    session = Session()
+    session.bash("ruff check . && pytest", error=True, output="All checks passed!\n" + NO_MODULE)
+    assert _failing(session) == []
+    session = Session()
+    session.bash("uv sync && pytest", error=True, output=NO_MODULE)
+    assert _failing(session) == []

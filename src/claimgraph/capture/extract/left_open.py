@@ -176,12 +176,15 @@ def _outcomes(view: SessionView, call: Event, order: int, found: tuple[Invocatio
     else:
         for inv, outcome in chain_outcomes(found, status, output):
             proven[id(inv)] = lo.PASSED if outcome == OK else lo.FAILED
+    # a failure for want of the environment says nothing of the code, however the line
+    # proved it failed (alone, through a pipe or in a ``&&`` chain)
+    environment = did_not_run(output) or lo.for_want_of_environment(output)
     runs = []
     for inv, (runner, kind, repo, script) in checks:
         outcome = proven.get(id(inv), lo.UNKNOWN)
         form = shlex.join(inv.argv)
-        if outcome == lo.FAILED and (len(form) > _MAX_FORM or "\n" in form):
-            outcome = lo.UNKNOWN  # a one-off line, not a check to hand on
+        if outcome == lo.FAILED and (environment or len(form) > _MAX_FORM or "\n" in form):
+            outcome = lo.UNKNOWN  # the machine's want, or a one-off line: no check to hand on
         summary = lo.failure_summary(output) if outcome == lo.FAILED else None
         runs.append(lo.CheckRun(runner, kind, repo, order, outcome, form, call.line,
                                 summary, script, call.timestamp))
@@ -193,19 +196,16 @@ def _alone(view: SessionView, call: Event, inv: Invocation, status: str, output:
     proves a failure whatever read it (``grep FAIL`` passes the runner's own lines), and a pass
     only through ``tail``/``head``, which hide nothing of its last lines."""
     if status not in (OK, FAILED) or did_not_run(output):
-        return lo.UNKNOWN
+        return lo.UNKNOWN  # no verdict, or the check never ran: neither passed nor failed
     if inv.piped:
         said = lo.output_outcome(output)
-        if said == lo.FAILED:
-            return lo.UNKNOWN if lo.for_want_of_environment(output) else lo.FAILED
-        return said if inv.filtered else lo.UNKNOWN
+        return said if said == lo.FAILED or inv.filtered else lo.UNKNOWN
     if status == OK:
         return lo.PASSED if inv.confirmed else lo.UNKNOWN
     result = view.results.get(call.call_id or "")
     code = exit_code(result, output) if result is not None else None
-    if code in _MISSING_PROGRAM or not inv.confirmed or not lo.tests_ran(output) \
-            or lo.for_want_of_environment(output):
-        return lo.UNKNOWN  # it may never have started, or failed for the machine's want
+    if code in _MISSING_PROGRAM or not inv.confirmed or not lo.tests_ran(output):
+        return lo.UNKNOWN  # it may never have started
     return lo.FAILED
 
 
