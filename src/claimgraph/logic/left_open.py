@@ -71,13 +71,14 @@ def left_failing(runs: Sequence[CheckRun]) -> list[CheckRun]:
 
 def summarized(runs: Sequence[CheckRun], run: CheckRun) -> CheckRun:
     """``run`` with the count of the last earlier run of its check that printed one, when
-    every run of that check between them failed too (a rerun through ``grep FAIL`` shows the
-    failures, not the count)."""
+    every run of that check between them failed too and was typed the same (a rerun through
+    ``grep FAIL`` shows the failures, not the count; another selection, ``pytest`` then
+    ``pytest tests/a.py``, counts other tests)."""
     if run.summary:
         return run
     for earlier in reversed([r for r in runs if r.order < run.order and r.repo == run.repo
                              and r.runner == run.runner]):
-        if earlier.outcome != FAILED:
+        if earlier.outcome != FAILED or earlier.form != run.form:
             return run
         if earlier.summary:
             return replace(run, summary=earlier.summary)

@@ -221,3 +221,13 @@ def test_a_chained_check_that_failed_for_want_of_the_environment_is_not_stored()
     session = Session()
     session.bash("uv sync && pytest", error=True, output=NO_MODULE)
     assert _failing(session) == []
+
+
+def test_an_earlier_count_is_not_lent_to_a_run_of_another_selection():
+    # the whole suite's count is not the count of one file's tests
+    session = Session()
+    session.bash("pytest", error=True, output="=== 5 failed, 100 passed in 3.1s ===\n")
+    session.bash("pytest tests/test_cart.py -v 2>&1 | grep FAILED",
+                 output="tests/test_cart.py::test_total FAILED\n")
+    [text] = _failing(session)
+    assert "`pytest tests/test_cart.py -v` failed; it was not run again" in text
