@@ -231,3 +231,11 @@ def test_an_earlier_count_is_not_lent_to_a_run_of_another_selection():
                  output="tests/test_cart.py::test_total FAILED\n")
     [text] = _failing(session)
     assert "`pytest tests/test_cart.py -v` failed; it was not run again" in text
+
+
+def test_a_zero_exit_whose_output_counts_a_failure_is_no_passing_state():
+    # a script that swallows its runner's status (``jest; exit 0``): a passing state would
+    # replace a failing one an earlier session stored
+    session = Session()
+    session.bash("npm test", output="FAIL src/cart.test.ts\nTests:       1 failed, 3 passed\n")
+    assert _states(session) == []

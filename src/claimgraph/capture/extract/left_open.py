@@ -200,8 +200,9 @@ def _alone(view: SessionView, call: Event, inv: Invocation, status: str, output:
     if inv.piped:
         said = lo.output_outcome(output)
         return said if said == lo.FAILED or inv.filtered else lo.UNKNOWN
-    if status == OK:
-        return lo.PASSED if inv.confirmed else lo.UNKNOWN
+    if status == OK:  # unless the runner's own words say it failed: a script hid its status
+        return lo.PASSED if inv.confirmed and lo.output_outcome(output) != lo.FAILED \
+            else lo.UNKNOWN
     result = view.results.get(call.call_id or "")
     code = exit_code(result, output) if result is not None else None
     if code in _MISSING_PROGRAM or not inv.confirmed or not lo.tests_ran(output):
