@@ -234,6 +234,12 @@ class Published:
 _NPM_ADDED = re.compile(r"^\+ (?P<name>(?:@[\w.-]+/)?[\w.-]+)@(?P<version>\d[\w.+-]*)\s*$",
                         re.MULTILINE)
 _NPM_TAG = re.compile(r"\bPublishing to (?P<where>\S+) with tag (?P<tag>\S+)")
+#: npm's registry, named as people name it; any other is named by its host.
+_NPM_REGISTRY = "registry.npmjs.org"
+#: A registry on the machine itself (a local verdaccio): a rehearsal, gone with the machine.
+_LOOPBACK = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?\])(?::\d+)?$")
+#: A rehearsal the output owns up to (``dry-run=true`` in an .npmrc, no flag typed).
+_REHEARSAL = re.compile(r"\(dry-run\)|\bdry run\b", re.IGNORECASE)
 _CARGO_PUBLISHED = re.compile(
     r"^\s*Published (?P<name>[\w-]+) v(?P<version>\d[\w.+-]*) at registry `(?P<reg>[^`]+)`",
     re.MULTILINE)
@@ -257,12 +263,15 @@ def published(argv: Sequence[str], output: str) -> Published | None:
     if not words or _NOT_OUT & set(words):
         return None
     text = without_escapes(output or "")
+    if _REHEARSAL.search(text):
+        return None
     program = words[0]
     if program in _NODE_PUBLISHERS and "publish" in words[1:3]:
         found = _NPM_ADDED.search(text)
-        if found:
-            tag = _NPM_TAG.search(text)
-            return Published("npm", found["name"], found["version"],
+        tag = _NPM_TAG.search(text)
+        registry = _npm_registry(words, tag["where"] if tag else None)
+        if found and registry:
+            return Published(registry, found["name"], found["version"],
                              f"with tag {tag['tag']}" if tag else "")
     if program == "cargo" and words[1:2] == ["publish"]:
         found = _CARGO_PUBLISHED.search(text)
@@ -273,6 +282,23 @@ def published(argv: Sequence[str], output: str) -> Published | None:
         if found:
             return Published(found["host"], found["name"], found["version"])
     return None
+
+
+def _npm_registry(words: Sequence[str], announced: str | None) -> str | None:
+    """Where a node publish went: the registry npm announced (``Publishing to <url>``), else
+    the one typed (``--registry <url>``); ``npm`` for npm's own, the host for another. None
+    when neither says (an .npmrc or ``publishConfig`` may name any registry), or for one on
+    this machine."""
+    where = announced
+    for flag, value in zip(words, [*words[1:], ""]):
+        if flag.startswith("--registry="):
+            where = where or flag.partition("=")[2]
+        elif flag == "--registry":
+            where = where or value
+    host = where.split("://", 1)[-1].split("/", 1)[0].lower() if where else ""
+    if not host or _LOOPBACK.match(host):
+        return None
+    return "npm" if host == _NPM_REGISTRY else host
 
 
 def describe_published(item: Published, date: str | None) -> tuple[str, str]:

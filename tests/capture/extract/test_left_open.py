@@ -161,10 +161,12 @@ def test_a_rehearsal_or_a_refused_publish_is_nothing():
 def test_the_last_version_published_is_the_packages_state():
     session = Session()
     for version in ("2.0.0", "2.0.1"):
-        session.bash("npx pnpm publish", output=f"+ widgets@{version}\n")
+        session.bash("npx pnpm publish", output=f"npm notice Publishing to "
+                     f"https://registry.npmjs.org/ with tag latest\n+ widgets@{version}\n")
     [state] = _states(session)
     assert state["subject"] == "widgets on npm"
-    assert state["object"] == "Version 2.0.1 of widgets was published to npm in the session"
+    assert state["object"] == (
+        "Version 2.0.1 of widgets was published to npm with tag latest in the session")
 
 
 def test_a_github_release_is_no_state_left_open():
@@ -239,3 +241,25 @@ def test_a_zero_exit_whose_output_counts_a_failure_is_no_passing_state():
     session = Session()
     session.bash("npm test", output="FAIL src/cart.test.ts\nTests:       1 failed, 3 passed\n")
     assert _states(session) == []
+
+
+def test_a_publish_names_the_registry_it_went_to_and_a_local_one_is_nothing():
+    added = "+ @acme/widgets@1.4.0\n"
+    github = "npm notice Publishing to https://npm.pkg.github.com/ with tag latest\n" + added
+    assert lo.published(("npm", "publish"), github) == lo.Published(
+        "npm.pkg.github.com", "@acme/widgets", "1.4.0", "with tag latest")
+    assert lo.published(("npm", "publish", "--registry", "https://npm.acme.dev/"), added) == \
+        lo.Published("npm.acme.dev", "@acme/widgets", "1.4.0")
+    # a registry on this machine (verdaccio) is a rehearsal; without a word of where it
+    # went, the record cannot say which registry has it
+    local = "npm notice Publishing to http://localhost:4873/ with tag latest\n" + added
+    assert lo.published(("npm", "publish"), local) is None
+    assert lo.published(("npm", "publish", "--registry=http://127.0.0.1:4873"), added) is None
+    assert lo.published(("npm", "publish"), added) is None
+
+
+def test_a_rehearsal_the_output_owns_up_to_is_nothing():
+    # ``dry-run=true`` in .npmrc: nothing on the command line says it
+    rehearsal = ("npm notice Publishing to https://registry.npmjs.org/ with tag latest and "
+                 "default access (dry-run)\n+ @acme/widgets@1.4.0\n")
+    assert lo.published(("npm", "publish"), rehearsal) is None
