@@ -263,3 +263,15 @@ def test_a_rehearsal_the_output_owns_up_to_is_nothing():
     rehearsal = ("npm notice Publishing to https://registry.npmjs.org/ with tag latest and "
                  "default access (dry-run)\n+ @acme/widgets@1.4.0\n")
     assert lo.published(("npm", "publish"), rehearsal) is None
+
+
+def test_a_later_look_at_ci_leaves_a_local_failure_unsaid():
+    # the fix may have been proved on CI instead: its checks may be this one
+    for look in ("gh run watch 12345 --exit-status", "gh pr checks 7 --watch",
+                 "gh run view 12345"):
+        session = Session()
+        session.bash("pytest", error=True, output=PYTEST_RED)
+        session.edit(f"{ROOT}/shop/cart.py", "a", "b")
+        session.bash("git push", output="")
+        session.bash(look, output="✓ main CI · 12345\n")
+        assert _failing(session) == [], look

@@ -38,7 +38,8 @@ from claimgraph.capture.extract.commands import did_not_run, kind_of
 from claimgraph.capture.extract.lessons import LOOKING
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, exit_code, short_quote, transcript_evidence)
-from claimgraph.capture.extract.shell import Invocation, call_cwd, command_text, invocations, unwrap
+from claimgraph.capture.extract.shell import (
+    Invocation, call_cwd, command_text, invocations, positional, unwrap)
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.writes import file_ops
 from claimgraph.logic import left_open as lo
@@ -60,6 +61,8 @@ _NOT_CHECKS = frozenset({"git", "apply_patch", "applypatch", "pip", "pip3", "bre
 _CHECK_WORD = re.compile(r"(?<![a-z])(?:tests?|spec|lint|check|build|verify|ci|vitest|jest|"
                          r"mocha|pytest|tsc|clippy|typecheck|type-check)(?![a-z])",
                          re.IGNORECASE)
+#: gh's words that read CI's checks (``ci_runs``' commands): a run there may be the check.
+_CI_READS = frozenset({("run", "watch"), ("run", "view"), ("run", "list"), ("pr", "checks")})
 #: The longest command a fact quotes: a longer one is a one-off, not a check to hand on.
 _MAX_FORM = 120
 
@@ -141,8 +144,11 @@ def _check_of(view: SessionView, inv: Invocation) -> tuple[str, str, str, bool] 
 def _may_check(inv: Invocation) -> bool:
     """A command the vocabulary does not know that may run a check (``pnpm run test:core``,
     ``make check``, ``pnpm vitest run``): a word naming one, run by a program that does more
-    than look or use git. It only ever keeps a failing state from being stated."""
+    than look or use git; or a look at CI's checks (``gh run watch``, ``gh pr checks``). It
+    only ever keeps a failing state from being stated."""
     words = unwrap(inv.argv)
+    if words[:1] == ("gh",) and tuple(positional(words)[1:3]) in _CI_READS:
+        return True  # CI's checks, read after a push: the fix may have been proved there
     if not words or words[0] in LOOKING or words[0] in _SETUP or words[0] in _NOT_CHECKS:
         return False
     return any(_CHECK_WORD.search(word) for word in words)
