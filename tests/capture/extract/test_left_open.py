@@ -275,3 +275,13 @@ def test_a_later_look_at_ci_leaves_a_local_failure_unsaid():
         session.bash("git push", output="")
         session.bash(look, output="✓ main CI · 12345\n")
         assert _failing(session) == [], look
+
+
+def test_a_check_pointed_at_another_folder_outside_the_project_is_not_its_state():
+    # run from the project, but on another repository's files
+    for command in ("pytest /home/dev/other/tests", "npm --prefix ../other test",
+                    "make -C /home/dev/other test",
+                    "cargo test --manifest-path=../other/Cargo.toml"):
+        session = Session()
+        session.bash(command, error=True, output=PYTEST_RED)
+        assert _failing(session) == [], command

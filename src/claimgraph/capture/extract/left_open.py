@@ -132,13 +132,26 @@ def _check_of(view: SessionView, inv: Invocation) -> tuple[str, str, str, bool] 
     if not words or inv.cwd is None:
         return None
     repo = view.own(inv.cwd)
-    if repo is None:
+    if repo is None or _points_away(view, inv):
         return None
     kind = kind_of(tuple(words))
     if kind is not None and kind[0] in _KINDS:
         return kind[1], kind[0], repo, False
     script = _test_script(words)
     return (script, "test", repo, True) if script else None
+
+
+def _points_away(view: SessionView, inv: Invocation) -> bool:
+    """A word of the command names a path outside the project (``pytest ../other/tests``,
+    ``npm --prefix /src/other test``): the run may be another repository's check. Such a run
+    is then only one that may be a check (``_may_check``)."""
+    for word in inv.argv[1:]:
+        path = word.partition("=")[2] if word.startswith("-") else word
+        if "/" not in path or "://" in path or path.startswith(("~", "$")):
+            continue
+        if view.own(posixpath.normpath(posixpath.join(inv.cwd or "", path))) is None:
+            return True
+    return False
 
 
 def _may_check(inv: Invocation) -> bool:
