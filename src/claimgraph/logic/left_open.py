@@ -89,7 +89,7 @@ def _covers(later: CheckRun, failed: CheckRun) -> bool:
     """``later`` speaks to ``failed``'s check: run after it on the same check, or on one of
     the same kind anywhere in the project that may include it (a run from a package's folder
     may be the same suite), or a command that may be a check the vocabulary does not know
-    (kind ``ANY``: ``pnpm run test:core``)."""
+    (kind ``ANY``: ``pnpm run test:cart``)."""
     if later.kind not in (failed.kind, ANY):
         return False
     if later.runner == failed.runner and later.repo == failed.repo:
@@ -107,7 +107,7 @@ def last_passing(runs: Sequence[CheckRun]) -> list[CheckRun]:
 
 
 #: A runner's own count of what failed (``2 failed, 31 passed``, ``Tests: 1 failed``,
-#: ``Failed: 4``, ``3 failing``, ``Found 2 errors``, ``test result: FAILED``).
+#: ``Failed: 2``, ``3 failing``, ``Found 2 errors``, ``test result: FAILED``).
 _COUNT = re.compile(
     r"\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFailed: *[1-9]\d*\b|"
     r"\btest result: FAILED\b|\bFound [1-9]\d* errors?\b|\bTests?:.*\b[1-9]\d* failed\b",

@@ -118,10 +118,10 @@ def test_a_rerun_through_grep_showing_failures_keeps_it_failing_with_the_earlier
 
 def test_two_test_scripts_are_two_checks():
     session = Session()
-    session.bash("bash tests/test_install.sh", error=True, output="2 failed\n")
+    session.bash("bash tests/test_checkout.sh", error=True, output="2 failed\n")
     session.bash("bash tests/test_upgrade.sh", output="3 passed, 0 failed\n")
     [text] = _failing(session)
-    assert "`bash tests/test_install.sh`" in text
+    assert "`bash tests/test_checkout.sh`" in text
 
 
 def test_a_check_run_outside_the_project_is_not_its_state():

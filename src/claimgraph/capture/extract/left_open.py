@@ -2,7 +2,7 @@
 the session's own tool outcomes (issue 22; what counts: ``logic/left_open.py``).
 
 A check is a shell command of the command vocabulary's test, lint or build kind
-(``commands.kind_of``), or a test script run by path (``bash tests/test_install.sh``), run in
+(``commands.kind_of``), or a test script run by path (``bash tests/test_checkout.sh``), run in
 the project. Each run's outcome is read as the record proves it:
 
 - a line that is the check alone (after ``cd``/``export``): its exit status; when a pipe into
@@ -51,7 +51,7 @@ PREDICATE = "x/state"
 _KINDS = frozenset({"test", "lint", "build"})
 _SETUP = frozenset({"cd", "export", "source", ".", "set", "pushd"})
 _SHELLS = frozenset({"bash", "sh", "zsh"})
-#: A shell script named as a test suite: ``test.sh``, ``test_install.sh``, ``run-tests.sh``.
+#: A shell script named as a test suite: ``test.sh``, ``test_checkout.sh``, ``run-tests.sh``.
 _TEST_SCRIPT = re.compile(r"(?:^|[_-])tests?(?:[_-][\w.-]*)?\.(?:sh|bash)$")
 _MISSING_PROGRAM = (126, 127)
 #: Programs that are no check whatever words they are given.
@@ -155,7 +155,7 @@ def _points_away(view: SessionView, inv: Invocation) -> bool:
 
 
 def _may_check(inv: Invocation) -> bool:
-    """A command the vocabulary does not know that may run a check (``pnpm run test:core``,
+    """A command the vocabulary does not know that may run a check (``pnpm run test:cart``,
     ``make check``, ``pnpm vitest run``): a word naming one, run by a program that does more
     than look or use git; or a look at CI's checks (``gh run watch``, ``gh pr checks``). It
     only ever keeps a failing state from being stated."""
