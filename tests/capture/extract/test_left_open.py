@@ -285,3 +285,12 @@ def test_a_check_pointed_at_another_folder_outside_the_project_is_not_its_state(
         session = Session()
         session.bash(command, error=True, output=PYTEST_RED)
         assert _failing(session) == [], command
+
+
+def test_a_check_pointed_at_a_windows_folder_outside_the_project_is_not_its_state():
+    session = Session(cwd="C:/Users/dev/shop")
+    session.bash(r"pytest C:\Users\dev\other\tests", error=True, output=PYTEST_RED)
+    assert _failing(session) == []
+    session = Session(cwd="C:/Users/dev/shop")
+    session.bash(r"pytest tests\test_cart.py", error=True, output=PYTEST_RED)
+    assert len(_failing(session)) == 1  # a relative Windows path stays in the project

@@ -33,6 +33,7 @@ import shlex
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.foreign_paths import windows_path
 from claimgraph.capture.extract.chain_outcome import chain_outcomes
 from claimgraph.capture.extract.commands import did_not_run, kind_of
 from claimgraph.capture.extract.lessons import LOOKING
@@ -147,6 +148,7 @@ def _points_away(view: SessionView, inv: Invocation) -> bool:
     is then only one that may be a check (``_may_check``)."""
     for word in inv.argv[1:]:
         path = word.partition("=")[2] if word.startswith("-") else word
+        path = windows_path(path) or path
         if "/" not in path or "://" in path or path.startswith(("~", "$")):
             continue
         if view.own(posixpath.normpath(posixpath.join(inv.cwd or "", path))) is None:
