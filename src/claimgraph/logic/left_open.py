@@ -213,6 +213,8 @@ def describe_failing(run: CheckRun, date: str | None, changed_after: bool) -> st
 
 
 def describe_passing(run: CheckRun, date: str | None) -> str:
+    """The words of a finished state: what ends a failing state an earlier session stored,
+    naming the run as typed (a narrower run says so by its words)."""
     return f"Passing at the end of the session{_of(date)}: the last run of `{run.form}` passed"
 
 
