@@ -32,6 +32,9 @@ from claimgraph.logic.terminal import without_escapes
 PASSED, FAILED, UNKNOWN = "passed", "failed", "unknown"
 #: The kind of a command that may be a check no vocabulary names: it only ever blocks a fact.
 ANY = "any"
+#: The kind of a command that moved the checkout under every check (another branch, edits
+#: thrown away, a pull): what failed before it is no longer the code there. It blocks a fact.
+MOVED = "moved"
 
 
 @dataclass(frozen=True)
@@ -89,8 +92,9 @@ def _covers(later: CheckRun, failed: CheckRun) -> bool:
     """``later`` speaks to ``failed``'s check: run after it on the same check, or on one of
     the same kind anywhere in the project that may include it (a run from a package's folder
     may be the same suite), or a command that may be a check the vocabulary does not know
-    (kind ``ANY``: ``pnpm run test:cart``)."""
-    if later.kind not in (failed.kind, ANY):
+    (kind ``ANY``: ``pnpm run test:cart``), or a command that moved the checkout under it
+    (kind ``MOVED``: ``git checkout main``, ``git stash``)."""
+    if later.kind not in (failed.kind, ANY, MOVED):
         return False
     if later.runner == failed.runner and later.repo == failed.repo:
         return True
@@ -311,7 +315,7 @@ def describe_published(item: Published, date: str | None) -> tuple[str, str]:
             f"in the session{_of(date)}")
 
 
-__all__ = ["ANY", "CheckRun", "FAILED", "PASSED", "Published", "UNKNOWN", "describe_failing",
-           "describe_passing", "describe_published", "failure_summary",
+__all__ = ["ANY", "CheckRun", "FAILED", "MOVED", "PASSED", "Published", "UNKNOWN",
+           "describe_failing", "describe_passing", "describe_published", "failure_summary",
            "for_want_of_environment", "last_passing", "left_failing", "output_outcome",
            "published", "summarized", "tests_ran", "told_to_ignore"]

@@ -294,3 +294,24 @@ def test_a_check_pointed_at_a_windows_folder_outside_the_project_is_not_its_stat
     session = Session(cwd="C:/Users/dev/shop")
     session.bash(r"pytest tests\test_cart.py", error=True, output=PYTEST_RED)
     assert len(_failing(session)) == 1  # a relative Windows path stays in the project
+
+
+def test_a_checkout_moved_under_the_failed_check_leaves_it_unsaid():
+    # what failed is no longer the code there: another branch, edits thrown away, a pull
+    for moved in ("git checkout main", "git switch main", "git reset --hard HEAD~1",
+                  "git stash", "git checkout -- shop/cart.py", "git restore shop/cart.py",
+                  "git pull --rebase", "git -C /home/dev/shop stash pop"):
+        session = Session()
+        session.bash("pytest", error=True, output=PYTEST_RED)
+        session.bash(moved, output="")
+        assert _failing(session) == [], moved
+
+
+def test_git_commands_that_leave_the_files_as_they_are_do_not_unsay_it():
+    for kept in ("git checkout -b fix-cart", "git switch -c fix-cart", "git commit -am wip",
+                 "git push", "git stash list", "git restore --staged shop/cart.py",
+                 "git reset HEAD shop/cart.py", "cd /tmp/other && git checkout main"):
+        session = Session()
+        session.bash("pytest", error=True, output=PYTEST_RED)
+        session.bash(kept, output="")
+        assert len(_failing(session)) == 1, kept

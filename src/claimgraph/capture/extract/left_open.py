@@ -36,6 +36,7 @@ from claimgraph.capture.events import Event
 from claimgraph.capture.foreign_paths import windows_path
 from claimgraph.capture.extract.chain_outcome import chain_outcomes
 from claimgraph.capture.extract.commands import did_not_run, kind_of
+from claimgraph.capture.extract.git_state import git_run
 from claimgraph.capture.extract.lessons import LOOKING
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, exit_code, short_quote, transcript_evidence)
@@ -62,6 +63,10 @@ _NOT_CHECKS = frozenset({"git", "apply_patch", "applypatch", "pip", "pip3", "bre
 _CHECK_WORD = re.compile(r"(?<![a-z])(?:tests?|spec|lint|check|build|verify|ci|vitest|jest|"
                          r"mocha|pytest|tsc|clippy|typecheck|type-check)(?![a-z])",
                          re.IGNORECASE)
+#: ``git_state``'s kinds of git command that bring other commits into the checkout.
+_MOVES = frozenset({"pull", "rebase", "merge", "picks", "rewrite"})
+#: ``git stash`` verbs that leave the files as they are.
+_STASH_LOOKS = frozenset({"list", "show", "create", "store", "drop", "clear"})
 #: gh's words that read CI's checks (``ci_runs``' commands): a run there may be the check.
 _CI_READS = frozenset({("run", "watch"), ("run", "view"), ("run", "list"), ("pr", "checks")})
 #: The longest command a fact quotes: a longer one is a one-off, not a check to hand on.
@@ -118,6 +123,9 @@ def _runs(view: SessionView) -> tuple[list[lo.CheckRun], list[dict[str, Any]]]:
         checks = [(inv, check) for inv in found if (check := _check_of(view, inv))]
         if checks:
             runs += _outcomes(view, call, order, found, checks)
+        elif view.outcome(call) != FAILED and any(_moves_checkout(view, inv) for inv in found):
+            runs.append(lo.CheckRun(command, lo.MOVED, ".", order, lo.UNKNOWN, command,
+                                    call.line))
         elif any(_may_check(inv) for inv in found):
             runs.append(lo.CheckRun(command, lo.ANY, ".", order, lo.UNKNOWN, command, call.line))
         elif view.outcome(call) == OK and len(_parts(found)) == 1:
@@ -154,6 +162,27 @@ def _points_away(view: SessionView, inv: Invocation) -> bool:
         if view.own(posixpath.normpath(posixpath.join(inv.cwd or "", path))) is None:
             return True
     return False
+
+
+def _moves_checkout(view: SessionView, inv: Invocation) -> bool:
+    """A git command that changes the project's files under every check (``git_state``'s
+    reading of it): a switch to another commit, a hard reset, a stash or its pop, restored
+    files, a pull, rebase, merge or cherry-pick. Not a new branch where HEAD is, a reset or
+    restore of the index alone, nor a look at the stash."""
+    run = git_run(inv)
+    if run is None or run.cwd is None or view.own(run.cwd) is None or len(run.words) < 2:
+        return False
+    verb, args = run.words[1], run.words[2:]
+    names = [word for word in args if not word.startswith("-")]
+    if run.kind == "switch":
+        return not ({"-b", "-c", "-B", "-C"} & set(args) and len(names) <= 1)
+    if run.kind == "reset":
+        return bool({"--hard", "--keep", "--merge"} & set(args))
+    if verb == "stash":
+        return (names[:1] or ["push"])[0] not in _STASH_LOOKS
+    if verb == "restore":
+        return not ({"--staged", "-S"} & set(args)) or bool({"--worktree", "-W"} & set(args))
+    return run.kind in _MOVES or verb == "apply"
 
 
 def _may_check(inv: Invocation) -> bool:
