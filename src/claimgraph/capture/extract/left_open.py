@@ -65,6 +65,9 @@ _CHECK_WORD = re.compile(r"(?<![a-z])(?:tests?|spec|lint|check|build|verify|ci|v
                          re.IGNORECASE)
 #: ``git_state``'s kinds of git command that bring other commits into the checkout.
 _MOVES = frozenset({"pull", "rebase", "merge", "picks", "rewrite"})
+#: git saying a pull, merge or rebase brought nothing in.
+_UP_TO_DATE = re.compile(r"^(?:Already up[ -]to[ -]date\.?|Current branch \S+ is up to date\.)",
+                         re.MULTILINE)
 #: ``git stash`` verbs that leave the files as they are.
 _STASH_LOOKS = frozenset({"list", "show", "create", "store", "drop", "clear"})
 #: gh's words that read CI's checks (``ci_runs``' commands): a run there may be the check.
@@ -123,7 +126,8 @@ def _runs(view: SessionView) -> tuple[list[lo.CheckRun], list[dict[str, Any]]]:
         checks = [(inv, check) for inv in found if (check := _check_of(view, inv))]
         if checks:
             runs += _outcomes(view, call, order, found, checks)
-        elif view.outcome(call) != FAILED and any(_moves_checkout(view, inv) for inv in found):
+        elif view.outcome(call) != FAILED and any(
+                _moves_checkout(view, inv, _output(view, call)) for inv in found):
             runs.append(lo.CheckRun(command, lo.MOVED, ".", order, lo.UNKNOWN, command,
                                     call.line))
         elif any(_may_check(inv) for inv in found):
@@ -164,11 +168,12 @@ def _points_away(view: SessionView, inv: Invocation) -> bool:
     return False
 
 
-def _moves_checkout(view: SessionView, inv: Invocation) -> bool:
+def _moves_checkout(view: SessionView, inv: Invocation, output: str) -> bool:
     """A git command that changes the project's files under every check (``git_state``'s
     reading of it): a switch to another commit, a hard reset, a stash or its pop, restored
     files, a pull, rebase, merge or cherry-pick. Not a new branch where HEAD is, a reset or
-    restore of the index alone, nor a look at the stash."""
+    restore of the index alone, a look at the stash, nor a pull or merge git said brought
+    nothing ("Already up to date.")."""
     run = git_run(inv)
     if run is None or run.cwd is None or view.own(run.cwd) is None or len(run.words) < 2:
         return False
@@ -182,7 +187,9 @@ def _moves_checkout(view: SessionView, inv: Invocation) -> bool:
         return (names[:1] or ["push"])[0] not in _STASH_LOOKS
     if verb == "restore":
         return not ({"--staged", "-S"} & set(args)) or bool({"--worktree", "-W"} & set(args))
-    return run.kind in _MOVES or verb == "apply"
+    if run.kind in _MOVES:
+        return not _UP_TO_DATE.search(output)
+    return verb == "apply"
 
 
 def _may_check(inv: Invocation) -> bool:
