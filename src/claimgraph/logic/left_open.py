@@ -167,13 +167,15 @@ def failure_summary(output: str) -> str | None:
 
 
 #: What says the check could not run here for want of the environment, not of the code: a
-#: module or program missing, the network, a refused credential.
+#: module or program missing, the network, a refused credential, a browser or Docker daemon.
 _ENVIRONMENT = re.compile(
     r"no module named|cannot find module|module not found|command not found|"
     r"could not resolve host|name or service not known|network is unreachable|"
     r"connection refused|getaddrinfo|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|"
     r"\b(?:401|403) (?:unauthorized|forbidden)\b|authentication (?:failed|required)|"
-    r"no space left on device",
+    r"no space left on device|"
+    # a browser a test runner drives, or the Docker daemon tests start containers with
+    r"executable doesn'?t exist at|playwright install\b|cannot connect to the docker daemon",
     re.IGNORECASE)
 
 

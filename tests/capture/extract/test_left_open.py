@@ -316,3 +316,15 @@ def test_git_commands_that_leave_the_files_as_they_are_do_not_unsay_it():
         session.bash("pytest", error=True, output=PYTEST_RED)
         session.bash(kept, output="Already up to date.\n" if kept == "git pull" else "")
         assert len(_failing(session)) == 1, kept
+
+
+def test_tests_that_failed_for_a_browser_or_a_docker_daemon_the_machine_lacks_are_not_stored():
+    for missing in ("browserType.launch: Executable doesn't exist at /home/dev/.cache/ms-playw"
+                    "right/chromium-1105/chrome-linux/chrome\n  Please run: npx playwright "
+                    "install\n", "Cannot connect to the Docker daemon at unix:///var/run/"
+                    "docker.sock. Is the docker daemon running?\n"):
+        session = Session()
+        session.bash("npx playwright test", error=True,
+                     output=f"  ✘  1 [chromium] › cart.spec.ts:3:1 › adds (12ms)\n{missing}"
+                            "  1 failed\n")
+        assert _failing(session) == [], missing
