@@ -111,10 +111,12 @@ def last_passing(runs: Sequence[CheckRun]) -> list[CheckRun]:
 
 
 #: A runner's own count of what failed (``2 failed, 31 passed``, ``Tests: 1 failed``,
-#: ``Failed: 2``, ``3 failing``, ``Found 2 errors``, ``test result: FAILED``).
+#: ``Failed: 2``, ``3 failing``, ``Found 2 errors``, ``test result: FAILED``, ``2 targets
+#: failed``).
 _COUNT = re.compile(
     r"\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFailed: *[1-9]\d*\b|"
-    r"\btest result: FAILED\b|\bFound [1-9]\d* errors?\b|\bTests?:.*\b[1-9]\d* failed\b",
+    r"\btest result: FAILED\b|\bFound [1-9]\d* errors?\b|\bTests?:.*\b[1-9]\d* failed\b|"
+    r"\b[1-9]\d* targets? failed\b",  # cargo's count of test binaries, ``--no-fail-fast``
     re.IGNORECASE)
 #: A test runner's mark of one test failing (``FAIL src/a.test.ts``, ``--- FAIL: TestX``,
 #: ``FAILED tests/x.py::test_y``, ``... FAIL``): upper case, its own word.

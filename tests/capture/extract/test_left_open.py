@@ -328,3 +328,11 @@ def test_tests_that_failed_for_a_browser_or_a_docker_daemon_the_machine_lacks_ar
                      output=f"  ✘  1 [chromium] › cart.spec.ts:3:1 › adds (12ms)\n{missing}"
                             "  1 failed\n")
         assert _failing(session) == [], missing
+
+
+def test_cargo_targets_that_failed_are_a_failure_whatever_the_last_binary_said():
+    # ``--no-fail-fast`` runs on after a failing binary; its tail ends with cargo's own count
+    tail = ("test result: ok. 4 passed; 0 failed; 0 ignored\n\n"
+            "error: 2 targets failed:\n    `-p tally --lib`\n    `-p tally --test parse`\n")
+    assert lo.output_outcome(tail) == lo.FAILED
+    assert lo.failure_summary(tail) == "error: 2 targets failed:"
