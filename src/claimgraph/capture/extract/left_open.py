@@ -251,7 +251,8 @@ def _outcomes(view: SessionView, call: Event, order: int, found: tuple[Invocatio
 def _alone(view: SessionView, call: Event, inv: Invocation, status: str, output: str) -> str:
     """The outcome of a line that is one check (module docstring). Through a pipe, the output
     proves a failure whatever read it (``grep FAIL`` passes the runner's own lines), and a pass
-    only through ``tail``/``head``, which hide nothing of its last lines."""
+    only through an output filter (``shell.OUTPUT_FILTERS``). Known limit: ``head`` hides the
+    last lines, where a later failure would be; ``Invocation`` does not say which filter ran."""
     if status not in (OK, FAILED) or did_not_run(output):
         return lo.UNKNOWN  # no verdict, or the check never ran: neither passed nor failed
     if inv.piped:
