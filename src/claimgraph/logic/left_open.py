@@ -32,6 +32,9 @@ from claimgraph.logic.terminal import without_escapes
 PASSED, FAILED, UNKNOWN = "passed", "failed", "unknown"
 #: The kind of a command that may be a check no vocabulary names: it only ever blocks a fact.
 ANY = "any"
+#: The kind of a command that moved the checkout under every check (another branch, edits
+#: thrown away, a pull): what failed before it is no longer the code there. It blocks a fact.
+MOVED = "moved"
 
 
 @dataclass(frozen=True)
@@ -71,13 +74,14 @@ def left_failing(runs: Sequence[CheckRun]) -> list[CheckRun]:
 
 def summarized(runs: Sequence[CheckRun], run: CheckRun) -> CheckRun:
     """``run`` with the count of the last earlier run of its check that printed one, when
-    every run of that check between them failed too (a rerun through ``grep FAIL`` shows the
-    failures, not the count)."""
+    every run of that check between them failed too and was typed the same (a rerun through
+    ``grep FAIL`` shows the failures, not the count; another selection, ``pytest`` then
+    ``pytest tests/a.py``, counts other tests)."""
     if run.summary:
         return run
     for earlier in reversed([r for r in runs if r.order < run.order and r.repo == run.repo
                              and r.runner == run.runner]):
-        if earlier.outcome != FAILED:
+        if earlier.outcome != FAILED or earlier.form != run.form:
             return run
         if earlier.summary:
             return replace(run, summary=earlier.summary)
@@ -88,8 +92,9 @@ def _covers(later: CheckRun, failed: CheckRun) -> bool:
     """``later`` speaks to ``failed``'s check: run after it on the same check, or on one of
     the same kind anywhere in the project that may include it (a run from a package's folder
     may be the same suite), or a command that may be a check the vocabulary does not know
-    (kind ``ANY``: ``pnpm run test:core``)."""
-    if later.kind not in (failed.kind, ANY):
+    (kind ``ANY``: ``pnpm run test:cart``), or a command that moved the checkout under it
+    (kind ``MOVED``: ``git checkout main``, ``git stash``)."""
+    if later.kind not in (failed.kind, ANY, MOVED):
         return False
     if later.runner == failed.runner and later.repo == failed.repo:
         return True
@@ -106,10 +111,12 @@ def last_passing(runs: Sequence[CheckRun]) -> list[CheckRun]:
 
 
 #: A runner's own count of what failed (``2 failed, 31 passed``, ``Tests: 1 failed``,
-#: ``Failed: 4``, ``3 failing``, ``Found 2 errors``, ``test result: FAILED``).
+#: ``Failed: 2``, ``3 failing``, ``Found 2 errors``, ``test result: FAILED``, ``2 targets
+#: failed``).
 _COUNT = re.compile(
     r"\b[1-9]\d* (?:failed|failing|failures?|errors?)\b|\bFailed: *[1-9]\d*\b|"
-    r"\btest result: FAILED\b|\bFound [1-9]\d* errors?\b|\bTests?:.*\b[1-9]\d* failed\b",
+    r"\btest result: FAILED\b|\bFound [1-9]\d* errors?\b|\bTests?:.*\b[1-9]\d* failed\b|"
+    r"\b[1-9]\d* targets? failed\b",  # cargo's count of test binaries, ``--no-fail-fast``
     re.IGNORECASE)
 #: A test runner's mark of one test failing (``FAIL src/a.test.ts``, ``--- FAIL: TestX``,
 #: ``FAILED tests/x.py::test_y``, ``... FAIL``): upper case, its own word.
@@ -162,13 +169,15 @@ def failure_summary(output: str) -> str | None:
 
 
 #: What says the check could not run here for want of the environment, not of the code: a
-#: module or program missing, the network, a refused credential.
+#: module or program missing, the network, a refused credential, a browser or Docker daemon.
 _ENVIRONMENT = re.compile(
     r"no module named|cannot find module|module not found|command not found|"
     r"could not resolve host|name or service not known|network is unreachable|"
     r"connection refused|getaddrinfo|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|"
     r"\b(?:401|403) (?:unauthorized|forbidden)\b|authentication (?:failed|required)|"
-    r"no space left on device",
+    r"no space left on device|"
+    # a browser a test runner drives, or the Docker daemon tests start containers with
+    r"executable doesn'?t exist at|playwright install\b|cannot connect to the docker daemon",
     re.IGNORECASE)
 
 
@@ -212,6 +221,8 @@ def describe_failing(run: CheckRun, date: str | None, changed_after: bool) -> st
 
 
 def describe_passing(run: CheckRun, date: str | None) -> str:
+    """The words of a finished state: what ends a failing state an earlier session stored,
+    naming the run as typed (a narrower run says so by its words)."""
     return f"Passing at the end of the session{_of(date)}: the last run of `{run.form}` passed"
 
 
@@ -233,6 +244,12 @@ class Published:
 _NPM_ADDED = re.compile(r"^\+ (?P<name>(?:@[\w.-]+/)?[\w.-]+)@(?P<version>\d[\w.+-]*)\s*$",
                         re.MULTILINE)
 _NPM_TAG = re.compile(r"\bPublishing to (?P<where>\S+) with tag (?P<tag>\S+)")
+#: npm's registry, named as people name it; any other is named by its host.
+_NPM_REGISTRY = "registry.npmjs.org"
+#: A registry on the machine itself (a local verdaccio): a rehearsal, gone with the machine.
+_LOOPBACK = re.compile(r"^(?:localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?\])(?::\d+)?$")
+#: A rehearsal the output owns up to (``dry-run=true`` in an .npmrc, no flag typed).
+_REHEARSAL = re.compile(r"\(dry-run\)|\bdry run\b", re.IGNORECASE)
 _CARGO_PUBLISHED = re.compile(
     r"^\s*Published (?P<name>[\w-]+) v(?P<version>\d[\w.+-]*) at registry `(?P<reg>[^`]+)`",
     re.MULTILINE)
@@ -256,12 +273,15 @@ def published(argv: Sequence[str], output: str) -> Published | None:
     if not words or _NOT_OUT & set(words):
         return None
     text = without_escapes(output or "")
+    if _REHEARSAL.search(text):
+        return None
     program = words[0]
     if program in _NODE_PUBLISHERS and "publish" in words[1:3]:
         found = _NPM_ADDED.search(text)
-        if found:
-            tag = _NPM_TAG.search(text)
-            return Published("npm", found["name"], found["version"],
+        tag = _NPM_TAG.search(text)
+        registry = _npm_registry(words, tag["where"] if tag else None)
+        if found and registry:
+            return Published(registry, found["name"], found["version"],
                              f"with tag {tag['tag']}" if tag else "")
     if program == "cargo" and words[1:2] == ["publish"]:
         found = _CARGO_PUBLISHED.search(text)
@@ -274,6 +294,23 @@ def published(argv: Sequence[str], output: str) -> Published | None:
     return None
 
 
+def _npm_registry(words: Sequence[str], announced: str | None) -> str | None:
+    """Where a node publish went: the registry npm announced (``Publishing to <url>``), else
+    the one typed (``--registry <url>``); ``npm`` for npm's own, the host for another. None
+    when neither says (an .npmrc or ``publishConfig`` may name any registry), or for one on
+    this machine."""
+    where = announced
+    for flag, value in zip(words, [*words[1:], ""]):
+        if flag.startswith("--registry="):
+            where = where or flag.partition("=")[2]
+        elif flag == "--registry":
+            where = where or value
+    host = where.split("://", 1)[-1].split("/", 1)[0].lower() if where else ""
+    if not host or _LOOPBACK.match(host):
+        return None
+    return "npm" if host == _NPM_REGISTRY else host
+
+
 def describe_published(item: Published, date: str | None) -> tuple[str, str]:
     """(subject, words) of a published state: the package on its registry."""
     extra = f" {item.detail}" if item.detail else ""
@@ -282,7 +319,7 @@ def describe_published(item: Published, date: str | None) -> tuple[str, str]:
             f"in the session{_of(date)}")
 
 
-__all__ = ["ANY", "CheckRun", "FAILED", "PASSED", "Published", "UNKNOWN", "describe_failing",
-           "describe_passing", "describe_published", "failure_summary",
+__all__ = ["ANY", "CheckRun", "FAILED", "MOVED", "PASSED", "Published", "UNKNOWN",
+           "describe_failing", "describe_passing", "describe_published", "failure_summary",
            "for_want_of_environment", "last_passing", "left_failing", "output_outcome",
            "published", "summarized", "tests_ran", "told_to_ignore"]

@@ -2,7 +2,7 @@
 the session's own tool outcomes (issue 22; what counts: ``logic/left_open.py``).
 
 A check is a shell command of the command vocabulary's test, lint or build kind
-(``commands.kind_of``), or a test script run by path (``bash tests/test_install.sh``), run in
+(``commands.kind_of``), or a test script run by path (``bash tests/test_checkout.sh``), run in
 the project. Each run's outcome is read as the record proves it:
 
 - a line that is the check alone (after ``cd``/``export``): its exit status; when a pipe into
@@ -33,12 +33,15 @@ import shlex
 from typing import Any, Iterator
 
 from claimgraph.capture.events import Event
+from claimgraph.capture.foreign_paths import windows_path
 from claimgraph.capture.extract.chain_outcome import chain_outcomes
 from claimgraph.capture.extract.commands import did_not_run, kind_of
+from claimgraph.capture.extract.git_state import git_run
 from claimgraph.capture.extract.lessons import LOOKING
 from claimgraph.capture.extract.session import (
     FAILED, OK, SessionView, candidate, exit_code, short_quote, transcript_evidence)
-from claimgraph.capture.extract.shell import Invocation, call_cwd, command_text, invocations, unwrap
+from claimgraph.capture.extract.shell import (
+    Invocation, call_cwd, command_text, invocations, positional, unwrap)
 from claimgraph.capture.extract.statements import user_texts
 from claimgraph.capture.extract.writes import file_ops
 from claimgraph.logic import left_open as lo
@@ -50,7 +53,7 @@ PREDICATE = "x/state"
 _KINDS = frozenset({"test", "lint", "build"})
 _SETUP = frozenset({"cd", "export", "source", ".", "set", "pushd"})
 _SHELLS = frozenset({"bash", "sh", "zsh"})
-#: A shell script named as a test suite: ``test.sh``, ``test_install.sh``, ``run-tests.sh``.
+#: A shell script named as a test suite: ``test.sh``, ``test_checkout.sh``, ``run-tests.sh``.
 _TEST_SCRIPT = re.compile(r"(?:^|[_-])tests?(?:[_-][\w.-]*)?\.(?:sh|bash)$")
 _MISSING_PROGRAM = (126, 127)
 #: Programs that are no check whatever words they are given.
@@ -60,6 +63,15 @@ _NOT_CHECKS = frozenset({"git", "apply_patch", "applypatch", "pip", "pip3", "bre
 _CHECK_WORD = re.compile(r"(?<![a-z])(?:tests?|spec|lint|check|build|verify|ci|vitest|jest|"
                          r"mocha|pytest|tsc|clippy|typecheck|type-check)(?![a-z])",
                          re.IGNORECASE)
+#: ``git_state``'s kinds of git command that bring other commits into the checkout.
+_MOVES = frozenset({"pull", "rebase", "merge", "picks", "rewrite"})
+#: git saying a pull, merge or rebase brought nothing in.
+_UP_TO_DATE = re.compile(r"^(?:Already up[ -]to[ -]date\.?|Current branch \S+ is up to date\.)",
+                         re.MULTILINE)
+#: ``git stash`` verbs that leave the files as they are.
+_STASH_LOOKS = frozenset({"list", "show", "create", "store", "drop", "clear"})
+#: gh's words that read CI's checks (``ci_runs``' commands): a run there may be the check.
+_CI_READS = frozenset({("run", "watch"), ("run", "view"), ("run", "list"), ("pr", "checks")})
 #: The longest command a fact quotes: a longer one is a one-off, not a check to hand on.
 _MAX_FORM = 120
 
@@ -114,6 +126,10 @@ def _runs(view: SessionView) -> tuple[list[lo.CheckRun], list[dict[str, Any]]]:
         checks = [(inv, check) for inv in found if (check := _check_of(view, inv))]
         if checks:
             runs += _outcomes(view, call, order, found, checks)
+        elif view.outcome(call) != FAILED and any(
+                _moves_checkout(view, inv, _output(view, call)) for inv in found):
+            runs.append(lo.CheckRun(command, lo.MOVED, ".", order, lo.UNKNOWN, command,
+                                    call.line))
         elif any(_may_check(inv) for inv in found):
             runs.append(lo.CheckRun(command, lo.ANY, ".", order, lo.UNKNOWN, command, call.line))
         elif view.outcome(call) == OK and len(_parts(found)) == 1:
@@ -129,7 +145,7 @@ def _check_of(view: SessionView, inv: Invocation) -> tuple[str, str, str, bool] 
     if not words or inv.cwd is None:
         return None
     repo = view.own(inv.cwd)
-    if repo is None:
+    if repo is None or _points_away(view, inv):
         return None
     kind = kind_of(tuple(words))
     if kind is not None and kind[0] in _KINDS:
@@ -138,11 +154,52 @@ def _check_of(view: SessionView, inv: Invocation) -> tuple[str, str, str, bool] 
     return (script, "test", repo, True) if script else None
 
 
+def _points_away(view: SessionView, inv: Invocation) -> bool:
+    """A word of the command names a path outside the project (``pytest ../other/tests``,
+    ``npm --prefix /src/other test``): the run may be another repository's check. Such a run
+    is then only one that may be a check (``_may_check``)."""
+    for word in inv.argv[1:]:
+        path = word.partition("=")[2] if word.startswith("-") else word
+        path = windows_path(path) or path
+        if "/" not in path or "://" in path or path.startswith(("~", "$")):
+            continue
+        if view.own(posixpath.normpath(posixpath.join(inv.cwd or "", path))) is None:
+            return True
+    return False
+
+
+def _moves_checkout(view: SessionView, inv: Invocation, output: str) -> bool:
+    """A git command that changes the project's files under every check (``git_state``'s
+    reading of it): a switch to another commit, a hard reset, a stash or its pop, restored
+    files, a pull, rebase, merge or cherry-pick. Not a new branch where HEAD is, a reset or
+    restore of the index alone, a look at the stash, nor a pull or merge git said brought
+    nothing ("Already up to date.")."""
+    run = git_run(inv)
+    if run is None or run.cwd is None or view.own(run.cwd) is None or len(run.words) < 2:
+        return False
+    verb, args = run.words[1], run.words[2:]
+    names = [word for word in args if not word.startswith("-")]
+    if run.kind == "switch":
+        return not ({"-b", "-c", "-B", "-C"} & set(args) and len(names) <= 1)
+    if run.kind == "reset":
+        return bool({"--hard", "--keep", "--merge"} & set(args))
+    if verb == "stash":
+        return (names[:1] or ["push"])[0] not in _STASH_LOOKS
+    if verb == "restore":
+        return not ({"--staged", "-S"} & set(args)) or bool({"--worktree", "-W"} & set(args))
+    if run.kind in _MOVES:
+        return not _UP_TO_DATE.search(output)
+    return verb == "apply"
+
+
 def _may_check(inv: Invocation) -> bool:
-    """A command the vocabulary does not know that may run a check (``pnpm run test:core``,
+    """A command the vocabulary does not know that may run a check (``pnpm run test:cart``,
     ``make check``, ``pnpm vitest run``): a word naming one, run by a program that does more
-    than look or use git. It only ever keeps a failing state from being stated."""
+    than look or use git; or a look at CI's checks (``gh run watch``, ``gh pr checks``). It
+    only ever keeps a failing state from being stated."""
     words = unwrap(inv.argv)
+    if words[:1] == ("gh",) and tuple(positional(words)[1:3]) in _CI_READS:
+        return True  # CI's checks, read after a push: the fix may have been proved there
     if not words or words[0] in LOOKING or words[0] in _SETUP or words[0] in _NOT_CHECKS:
         return False
     return any(_CHECK_WORD.search(word) for word in words)
@@ -176,12 +233,15 @@ def _outcomes(view: SessionView, call: Event, order: int, found: tuple[Invocatio
     else:
         for inv, outcome in chain_outcomes(found, status, output):
             proven[id(inv)] = lo.PASSED if outcome == OK else lo.FAILED
+    # a failure for want of the environment says nothing of the code, however the line
+    # proved it failed (alone, through a pipe or in a ``&&`` chain)
+    environment = did_not_run(output) or lo.for_want_of_environment(output)
     runs = []
     for inv, (runner, kind, repo, script) in checks:
         outcome = proven.get(id(inv), lo.UNKNOWN)
         form = shlex.join(inv.argv)
-        if outcome == lo.FAILED and (len(form) > _MAX_FORM or "\n" in form):
-            outcome = lo.UNKNOWN  # a one-off line, not a check to hand on
+        if outcome == lo.FAILED and (environment or len(form) > _MAX_FORM or "\n" in form):
+            outcome = lo.UNKNOWN  # the machine's want, or a one-off line: no check to hand on
         summary = lo.failure_summary(output) if outcome == lo.FAILED else None
         runs.append(lo.CheckRun(runner, kind, repo, order, outcome, form, call.line,
                                 summary, script, call.timestamp))
@@ -191,21 +251,20 @@ def _outcomes(view: SessionView, call: Event, order: int, found: tuple[Invocatio
 def _alone(view: SessionView, call: Event, inv: Invocation, status: str, output: str) -> str:
     """The outcome of a line that is one check (module docstring). Through a pipe, the output
     proves a failure whatever read it (``grep FAIL`` passes the runner's own lines), and a pass
-    only through ``tail``/``head``, which hide nothing of its last lines."""
+    only through an output filter (``shell.OUTPUT_FILTERS``). Known limit: ``head`` hides the
+    last lines, where a later failure would be; ``Invocation`` does not say which filter ran."""
     if status not in (OK, FAILED) or did_not_run(output):
-        return lo.UNKNOWN
+        return lo.UNKNOWN  # no verdict, or the check never ran: neither passed nor failed
     if inv.piped:
         said = lo.output_outcome(output)
-        if said == lo.FAILED:
-            return lo.UNKNOWN if lo.for_want_of_environment(output) else lo.FAILED
-        return said if inv.filtered else lo.UNKNOWN
-    if status == OK:
-        return lo.PASSED if inv.confirmed else lo.UNKNOWN
+        return said if said == lo.FAILED or inv.filtered else lo.UNKNOWN
+    if status == OK:  # unless the runner's own words say it failed: a script hid its status
+        return lo.PASSED if inv.confirmed and lo.output_outcome(output) != lo.FAILED \
+            else lo.UNKNOWN
     result = view.results.get(call.call_id or "")
     code = exit_code(result, output) if result is not None else None
-    if code in _MISSING_PROGRAM or not inv.confirmed or not lo.tests_ran(output) \
-            or lo.for_want_of_environment(output):
-        return lo.UNKNOWN  # it may never have started, or failed for the machine's want
+    if code in _MISSING_PROGRAM or not inv.confirmed or not lo.tests_ran(output):
+        return lo.UNKNOWN  # it may never have started
     return lo.FAILED
 
 
